@@ -1,0 +1,3 @@
+from bobing_vision.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Thin command-line layer: one module per command, each with `main(argv) -> int`."""

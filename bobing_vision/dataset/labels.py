@@ -1,0 +1,146 @@
+"""Labelled image sets in the format of shared/DATA.md: a folder of images plus one labels.json.
+
+Extra keys (a die's `pips`, an image's `width`/`height`, `clip` metadata) are kept as they are, so
+generated sets can carry training detail that the evaluation ignores.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bobing_vision.errors import InvalidInput
+
+LABELS_FILE = "labels.json"
+
+
+@dataclass(frozen=True)
+class PipLabel:
+    center: tuple[float, float]
+    red: bool
+
+
+@dataclass(frozen=True)
+class DieLabel:
+    face: int
+    box: tuple[float, float, float, float] | None = None
+    center_xy: tuple[float, float] | None = None
+    in_bowl: bool | None = None  # None: not labelled (DATA.md default is in the bowl)
+    cocked: bool = False
+    pips: tuple[PipLabel, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.face, int) and 1 <= self.face <= 6):
+            raise InvalidInput(f"die face must be an int 1..6, got {self.face!r}")
+        if self.box is None and self.center_xy is None:
+            raise InvalidInput("a labelled die needs a 'box' or a 'center'")
+
+    @property
+    def center(self) -> tuple[float, float]:
+        if self.center_xy is not None:
+            return self.center_xy
+        assert self.box is not None
+        x0, y0, x1, y1 = self.box
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    @property
+    def size(self) -> float | None:
+        """Width of the labelled top face in pixels, when a box is given."""
+        if self.box is None:
+            return None
+        x0, y0, x1, y1 = self.box
+        return ((x1 - x0) + (y1 - y0)) / 2
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"face": self.face}
+        if self.box is not None:
+            out["box"] = [round(v, 1) for v in self.box]
+        if self.center_xy is not None:
+            out["center"] = [round(v, 1) for v in self.center_xy]
+        if self.in_bowl is not None:
+            out["in_bowl"] = self.in_bowl
+        if self.cocked:
+            out["cocked"] = True
+        if self.pips:
+            out["pips"] = [
+                {"center": [round(p.center[0], 1), round(p.center[1], 1)], "red": p.red} for p in self.pips
+            ]
+        return out
+
+
+@dataclass(frozen=True)
+class ImageLabel:
+    file: str
+    dice: tuple[DieLabel, ...]
+    bowl: tuple[float, float, float, float, float] | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.extra)
+        out["dice"] = [d.to_json() for d in self.dice]
+        if self.bowl is not None:
+            out["bowl"] = {"ellipse": [round(v, 2) for v in self.bowl]}
+        return out
+
+
+def _pair(value: Any, what: str) -> tuple[float, float]:
+    if not (isinstance(value, list) and len(value) == 2):
+        raise InvalidInput(f"{what}: expected [x, y], got {value!r}")
+    return (float(value[0]), float(value[1]))
+
+
+def parse_die(raw: Any, where: str) -> DieLabel:
+    if not isinstance(raw, dict) or "face" not in raw:
+        raise InvalidInput(f"{where}: expected an object with 'face', got {raw!r}")
+    box = raw.get("box")
+    if box is not None and not (isinstance(box, list) and len(box) == 4):
+        raise InvalidInput(f"{where}: 'box' must be [x0, y0, x1, y1], got {box!r}")
+    pips = tuple(
+        PipLabel(center=_pair(p.get("center"), f"{where} pip"), red=bool(p.get("red", False)))
+        for p in raw.get("pips", ())
+    )
+    return DieLabel(
+        face=raw["face"],
+        box=tuple(float(v) for v in box) if box is not None else None,  # type: ignore[arg-type]
+        center_xy=_pair(raw["center"], f"{where} center") if "center" in raw else None,
+        in_bowl=raw.get("in_bowl"),
+        cocked=bool(raw.get("cocked", False)),
+        pips=pips,
+    )
+
+
+def parse_image(file: str, raw: Any) -> ImageLabel:
+    if not isinstance(raw, dict) or not isinstance(raw.get("dice"), list):
+        raise InvalidInput(f"{file}: expected an object with a 'dice' list")
+    dice = tuple(parse_die(d, f"{file} die {i}") for i, d in enumerate(raw["dice"]))
+    bowl = None
+    if isinstance(raw.get("bowl"), dict) and raw["bowl"].get("ellipse") is not None:
+        ell = raw["bowl"]["ellipse"]
+        if not (isinstance(ell, list) and len(ell) == 5):
+            raise InvalidInput(f"{file}: bowl ellipse must be [cx, cy, rx, ry, angle_deg], got {ell!r}")
+        bowl = tuple(float(v) for v in ell)
+    extra = {k: v for k, v in raw.items() if k not in ("dice", "bowl")}
+    return ImageLabel(file=file, dice=dice, bowl=bowl, extra=extra)  # type: ignore[arg-type]
+
+
+def load_labels(folder: Path | str) -> dict[str, ImageLabel]:
+    """Read folder/labels.json. A missing or malformed file raises InvalidInput naming it."""
+    path = Path(folder) / LABELS_FILE
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InvalidInput(f"no {LABELS_FILE} in {folder}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"{path} is not valid JSON: {exc}") from None
+    if not isinstance(raw, dict):
+        raise InvalidInput(f"{path}: expected an object of image name -> label")
+    return {name: parse_image(name, value) for name, value in raw.items()}
+
+
+def save_labels(folder: Path | str, labels: dict[str, ImageLabel]) -> Path:
+    path = Path(folder) / LABELS_FILE
+    data = {name: label.to_json() for name, label in sorted(labels.items())}
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path
