@@ -1,0 +1,95 @@
+"""An `Evaluation` as one JSON object or as a table a person reads; rendering only, no printing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bobing_vision.evaluation.scoring import FACES, UNREADABLE, Evaluation, ImageResult
+
+WORST_SHOWN = 10  # enough to look at by hand; the rest are in --annotate's pictures
+DIGITS = 4  # ratios to 0.01 %: finer is noise on sets of a few hundred images
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, DIGITS)
+
+
+def _mistakes(result: ImageResult) -> dict[str, Any]:
+    return {
+        "file": result.file,
+        "errors": result.errors,
+        "missed": len(result.missed),
+        "extra": len(result.extra),
+        "wrong_face": len(result.wrong_faces),
+        "wrong_in_bowl": len(result.wrong_in_bowl),
+    }
+
+
+def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
+    """The figures as plain JSON data; a ratio with nothing to count is null."""
+    e = evaluation
+    return {
+        "die_recall": _round(e.die_recall),
+        "die_precision": _round(e.die_precision),
+        "face_accuracy": _round(e.face_accuracy),
+        "image_accuracy": _round(e.image_accuracy),
+        "in_bowl_accuracy": _round(e.in_bowl_accuracy),
+        "images": e.images,
+        "dice": e.dice,
+        "found_dice": e.found,
+        "matched_dice": e.matched,
+        "in_bowl_dice": e.in_bowl_dice,
+        "seconds_per_image": None if e.seconds_per_image is None else round(e.seconds_per_image, 6),
+        "confusion": {
+            "rows": "labelled face 1..6",
+            "columns": [str(f) for f in FACES] + [UNREADABLE],
+            "matrix": [list(row) for row in e.confusion],
+        },
+        "worst": [_mistakes(r) for r in e.worst(worst)],
+        "images_failed": len(e.failed),
+        "failed": [{"file": f.file, "reason": f.reason} for f in e.failed],
+        "unlabelled": list(e.unlabelled),
+    }
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
+    """The figures as lines of text: scores, confusion matrix, worst images, failed files."""
+    e = evaluation
+    speed = "n/a" if e.seconds_per_image is None else f"{1000 * e.seconds_per_image:.1f} ms"
+    in_bowl_note = f"({e.in_bowl_dice} labelled dice)" if e.in_bowl_dice else "(not labelled)"
+    rows = [
+        ("images scored", f"{e.images}  ({len(e.failed)} failed, {len(e.unlabelled)} unlabelled)"),
+        ("labelled dice", f"{e.dice}  (found {e.found}, matched {e.matched})"),
+        ("die recall", _percent(e.die_recall)),
+        ("die precision", _percent(e.die_precision)),
+        ("face accuracy", f"{_percent(e.face_accuracy)}  (of matched dice)"),
+        ("image accuracy", f"{_percent(e.image_accuracy)}  (every die found, right face, nothing extra)"),
+        ("in/out of bowl", f"{_percent(e.in_bowl_accuracy)}  {in_bowl_note}"),
+        ("time per image", speed),
+    ]
+    width = max(len(name) for name, _ in rows)
+    lines = [f"{name.ljust(width)}  {value}" for name, value in rows]
+
+    header = [str(f) for f in FACES] + ["?"]
+    lines += ["", "face confusion (rows: labelled, columns: read, ?: unreadable)"]
+    lines.append("      " + "".join(h.rjust(6) for h in header))
+    for face, row in zip(FACES, e.confusion):
+        lines.append(f"  {face}   " + "".join(str(n).rjust(6) for n in row))
+
+    bad = e.worst(worst)
+    if bad:
+        lines += ["", f"worst images ({len(bad)} shown, most mistakes first)"]
+        for r in bad:
+            m = _mistakes(r)
+            lines.append(
+                f"  {r.file}: {m['errors']} mistakes (missed {m['missed']}, extra {m['extra']}, "
+                f"wrong face {m['wrong_face']}, wrong in/out {m['wrong_in_bowl']})"
+            )
+    if e.failed:
+        lines += ["", f"failed files ({len(e.failed)}, not scored)"]
+        lines += [f"  {f.file}: {f.reason}" for f in e.failed]
+    return "\n".join(lines)

@@ -1,0 +1,161 @@
+"""What a reader got right and wrong: per image, then over a whole labelled set (DATA.md scores).
+
+A ratio with nothing to count (precision when nothing was found, in-bowl accuracy when no paired die
+has `in_bowl` labelled) is None, not 0 or 1: it is not known, and a report must say so.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from bobing_vision.dataset.labels import DieLabel
+from bobing_vision.evaluation.matching import Match
+from bobing_vision.vision.reading import DieReading, Reading
+
+FACES = (1, 2, 3, 4, 5, 6)
+UNREADABLE = "unreadable"  # the confusion matrix's last column: found, but no face read
+
+
+@dataclass(frozen=True)
+class DiePair:
+    """A labelled die and the found die paired with it."""
+
+    label: DieLabel
+    found: DieReading
+
+    @property
+    def face_right(self) -> bool:
+        """An unreadable die (face None) was found, but its face is wrong."""
+        return self.found.face == self.label.face
+
+    @property
+    def in_bowl_scored(self) -> bool:
+        return self.label.in_bowl is not None
+
+    @property
+    def in_bowl_right(self) -> bool:
+        return self.found.in_bowl == self.label.in_bowl
+
+
+@dataclass(frozen=True)
+class ImageResult:
+    """One image scored: its labels, what the reader said, how they paired, how long it took."""
+
+    file: str
+    labels: tuple[DieLabel, ...]
+    reading: Reading
+    match: Match
+    seconds: float
+
+    @property
+    def pairs(self) -> tuple[DiePair, ...]:
+        return tuple(DiePair(self.labels[li], self.reading.dice[fi]) for li, fi in self.match.pairs)
+
+    @property
+    def missed(self) -> tuple[DieLabel, ...]:
+        return tuple(self.labels[i] for i in self.match.missed)
+
+    @property
+    def extra(self) -> tuple[DieReading, ...]:
+        return tuple(self.reading.dice[i] for i in self.match.extra)
+
+    @property
+    def wrong_faces(self) -> tuple[DiePair, ...]:
+        return tuple(p for p in self.pairs if not p.face_right)
+
+    @property
+    def wrong_in_bowl(self) -> tuple[DiePair, ...]:
+        return tuple(p for p in self.pairs if p.in_bowl_scored and not p.in_bowl_right)
+
+    @property
+    def errors(self) -> int:
+        """Every mistake counted once: missed, extra, wrong face, wrong in/out flag."""
+        return len(self.missed) + len(self.extra) + len(self.wrong_faces) + len(self.wrong_in_bowl)
+
+    @property
+    def all_right(self) -> bool:
+        """DATA.md's image accuracy: every die found, with the right face, and nothing extra."""
+        return not (self.missed or self.extra or self.wrong_faces)
+
+
+@dataclass(frozen=True)
+class FailedFile:
+    """A labelled image that could not be scored, and why (missing, truncated, ...)."""
+
+    file: str
+    reason: str
+
+
+def ratio(count: int, total: int) -> float | None:
+    return count / total if total else None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A reader's scores on one labelled set; failed files are named and left out of the ratios."""
+
+    results: tuple[ImageResult, ...]
+    failed: tuple[FailedFile, ...] = ()
+    unlabelled: tuple[str, ...] = ()  # image files in the folder that labels.json does not mention
+
+    @property
+    def images(self) -> int:
+        return len(self.results)
+
+    @property
+    def dice(self) -> int:
+        return sum(len(r.labels) for r in self.results)
+
+    @property
+    def found(self) -> int:
+        return sum(len(r.reading.dice) for r in self.results)
+
+    @property
+    def matched(self) -> int:
+        return sum(len(r.match.pairs) for r in self.results)
+
+    @property
+    def die_recall(self) -> float | None:
+        return ratio(self.matched, self.dice)
+
+    @property
+    def die_precision(self) -> float | None:
+        return ratio(self.matched, self.found)
+
+    @property
+    def face_accuracy(self) -> float | None:
+        return ratio(sum(len(r.pairs) - len(r.wrong_faces) for r in self.results), self.matched)
+
+    @property
+    def image_accuracy(self) -> float | None:
+        return ratio(sum(r.all_right for r in self.results), self.images)
+
+    @property
+    def in_bowl_dice(self) -> int:
+        """Paired dice whose `in_bowl` is labelled: the in/out accuracy's denominator."""
+        return sum(p.in_bowl_scored for r in self.results for p in r.pairs)
+
+    @property
+    def in_bowl_accuracy(self) -> float | None:
+        wrong = sum(len(r.wrong_in_bowl) for r in self.results)
+        return ratio(self.in_bowl_dice - wrong, self.in_bowl_dice)
+
+    @property
+    def seconds_per_image(self) -> float | None:
+        return statistics.fmean(r.seconds for r in self.results) if self.results else None
+
+    @property
+    def confusion(self) -> tuple[tuple[int, ...], ...]:
+        """Rows: labelled face 1..6; columns: read face 1..6, then unreadable. Paired dice only."""
+        counts = [[0] * (len(FACES) + 1) for _ in FACES]
+        for r in self.results:
+            for p in r.pairs:
+                column = len(FACES) if p.found.face is None else p.found.face - 1
+                counts[p.label.face - 1][column] += 1
+        return tuple(tuple(row) for row in counts)
+
+    def worst(self, count: int) -> tuple[ImageResult, ...]:
+        """Images with mistakes, most mistakes first (ties by name), at most `count`."""
+        bad = sorted((r for r in self.results if r.errors), key=lambda r: (-r.errors, r.file))
+        return tuple(bad[:count])
