@@ -1,0 +1,159 @@
+"""When has a throw settled? A pure state machine over (motion, time) and the readings it asks for.
+
+It never touches pixels (`live.motion` turns frames into a motion figure) nor the clock (times come
+with the frames), so every case is a short list of numbers in a test.
+
+    WAITING --motion--> MOVING --still--> SETTLING --still for settle time, two reads agree--> DONE
+       ^                   ^                  |                                                  |
+       |                   +----motion--------+                                                  |
+       +---------------------------------------------------- a new throw's motion --------------+
+
+Reading starts a little before the settle time, so the confirming read is done the moment the
+settle time has passed: the announcement then costs one read, not a frame's wait plus two reads.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+from bobing_vision.errors import InvalidInput
+from bobing_vision.vision.reading import Reading, ReadingStatus
+
+# A throw's result: an award, a void throw, or a die a person must look at. Other statuses (no bowl,
+# not six dice) are what a hand resting in the bowl or an empty bowl looks like: no result.
+RESULT_STATUSES = frozenset({ReadingStatus.OK, ReadingStatus.OUT_OF_BOWL, ReadingStatus.UNREADABLE})
+
+
+@dataclass(frozen=True)
+class SettleConfig:
+    """Thresholds of the settle detector, each with the reason for its value."""
+
+    settle_seconds: float = 0.5  # dice that have not moved for half a second have stopped; people wait no longer
+    start_motion: float = 0.004  # share of bowl pixels changed that starts a throw: one die tumbling is ~0.5%
+    still_motion: float = 0.0015  # below this the bowl is still; lower than start_motion so a rocking die is "moving"
+    early_read_s: float = 0.05  # start reading this much before the settle time (at least 1.5 frames) to confirm on time
+    max_reads: int = 8  # reads that never agree twice running in this many: unsteady, ask a person instead
+    same_dice_px: float = 6.0  # every die within this of the last result, same faces: a bump, not a new throw
+
+    def __post_init__(self) -> None:
+        if not (0.05 <= self.settle_seconds <= 10.0):
+            raise InvalidInput(f"expected a settle time of 0.05..10 seconds, got {self.settle_seconds}")
+        if not (0.0 <= self.still_motion <= self.start_motion <= 1.0):
+            raise InvalidInput(f"expected 0 <= still_motion <= start_motion <= 1, got {self.still_motion}, {self.start_motion}")
+        if self.max_reads < 2:
+            raise InvalidInput(f"expected max_reads >= 2 (a read is confirmed by a second), got {self.max_reads}")
+
+
+class Phase(enum.Enum):
+    WAITING = "waiting"  # no throw yet (dice already lying in the bowl at start-up are not a throw)
+    MOVING = "moving"
+    SETTLING = "settling"
+    DONE = "done"  # this throw has had its verdict; only new motion starts another
+
+
+class Step(enum.Enum):
+    """What the loop should do with the frame it just measured."""
+
+    NOTHING = "nothing"
+    THROW_STARTED = "throw_started"
+    MOVING = "moving"
+    STILL = "still"
+    READ = "read"  # read this frame and pass the reading to `observe`
+
+
+class VerdictKind(enum.Enum):
+    RESULT = "result"  # announce: award, void (out of bowl) or "can't read die N"
+    NOT_DICE = "not_dice"  # still, but not six dice: a hand in the bowl, an empty bowl
+    UNSTEADY = "unsteady"  # reads kept disagreeing: no announcement, a person should look
+    SAME_DICE = "same_dice"  # the last result's dice, bumped: not a new throw
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: VerdictKind
+    reading: Reading
+    t: float
+
+
+def reading_key(reading: Reading) -> tuple[object, ...]:
+    """What two reads must share to agree: the status, the in-bowl faces, which dice are out or unreadable."""
+    marks = tuple(sorted((d.in_bowl, d.face is not None) for d in reading.dice))
+    return (reading.status, reading.faces, marks)
+
+
+def same_dice(a: Reading, b: Reading, tolerance_px: float) -> bool:
+    """Same faces, and every die of `b` within `tolerance_px` of a die of `a`."""
+    if reading_key(a) != reading_key(b) or len(a.dice) != len(b.dice):
+        return False
+    return all(
+        min(math.dist(d.center, e.center) for e in a.dice) <= tolerance_px for d in b.dice
+    )
+
+
+class SettleDetector:
+    """Feed `update(motion, t)` every frame; when it says READ, pass that frame's reading to `observe`."""
+
+    def __init__(self, config: SettleConfig = SettleConfig()) -> None:
+        self.config = config
+        self.phase = Phase.WAITING
+        self._still_since = 0.0
+        self._last_t: float | None = None
+        self._frame_dt = 0.0
+        self._reads = 0
+        self._last_key: tuple[object, ...] | None = None
+        self._last_result: Reading | None = None
+
+    def _start_settling(self, t: float) -> None:
+        self.phase = Phase.SETTLING
+        self._still_since = t
+        self._reads = 0
+        self._last_key = None
+
+    def update(self, motion: float, t: float) -> Step:
+        if self._last_t is not None and t > self._last_t:
+            self._frame_dt = t - self._last_t
+        self._last_t = t
+        cfg = self.config
+        if self.phase in (Phase.WAITING, Phase.DONE):
+            if motion >= cfg.start_motion:
+                self.phase = Phase.MOVING
+                return Step.THROW_STARTED
+            return Step.NOTHING
+        if motion > cfg.still_motion:
+            self.phase = Phase.MOVING
+            return Step.MOVING
+        if self.phase is Phase.MOVING:
+            self._start_settling(t)
+        lead = max(cfg.early_read_s, 1.5 * self._frame_dt)
+        if t - self._still_since >= cfg.settle_seconds - lead:
+            return Step.READ
+        return Step.STILL
+
+    def observe(self, reading: Reading, t: float) -> Verdict | None:
+        """The reading of the frame `update` asked for; a verdict once the throw is decided."""
+        if self.phase is not Phase.SETTLING:
+            raise InvalidInput(f"expected a reading only after update() said READ, got one in phase {self.phase.value}")
+        key = reading_key(reading)
+        agrees = key == self._last_key
+        self._last_key = key
+        self._reads += 1
+        settled = t - self._still_since >= self.config.settle_seconds
+        if settled and agrees:
+            self.phase = Phase.DONE
+            if reading.status not in RESULT_STATUSES:
+                return Verdict(VerdictKind.NOT_DICE, reading, t)
+            previous, self._last_result = self._last_result, reading
+            if previous is not None and same_dice(previous, reading, self.config.same_dice_px):
+                return Verdict(VerdictKind.SAME_DICE, reading, t)
+            return Verdict(VerdictKind.RESULT, reading, t)
+        if self._reads >= self.config.max_reads:
+            self.phase = Phase.DONE
+            return Verdict(VerdictKind.UNSTEADY, reading, t)
+        return None
+
+    @property
+    def still_since(self) -> float:
+        """When the current still period began (meaningful while SETTLING or just DONE)."""
+        return self._still_since
