@@ -1,0 +1,80 @@
+"""Every threshold of the vision pipeline in one place, each with the reason it has its value.
+
+Tuned on generated scenes of a seed that no test uses (see `bench/bench_reader.py` and the report of
+issue 4); change a value here, never as a literal in the code that uses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class BowlConfig:
+    """Finding the bowl's rim as an ellipse."""
+
+    # The search runs on a small copy: the rim is the biggest edge in view, 200 px wide is plenty.
+    work_size: int = 200
+    # Gaussian blur before edges, in work pixels: smooths glaze texture and blue-pattern strokes.
+    blur_sigma: float = 1.2
+    # Canny's upper threshold is this percentile of the gradient: the rim is among the strongest
+    # edges in view whatever the lighting; the lower threshold is half of it (hysteresis).
+    edge_percentile: float = 95.0
+    # ...but never below this (|gx|+|gy| of a 3x3 Sobel): a plain table has no edges at all.
+    min_edge: float = 40.0
+    # A rim smaller than this (semi-minor axis / shorter frame side) is a cup or a pattern, not the bowl.
+    min_radius_frac: float = 0.18
+    # A rim bigger than this (semi-major axis / longer frame side) is the table edge or noise.
+    max_radius_frac: float = 0.80
+    # The camera looks down into the bowl; tilted up to ~55 degrees the rim stays rounder than this.
+    min_axis_ratio: float = 0.55
+    # At least this share of the rim must be inside the frame, or the bowl is mostly off-screen.
+    min_inside_frac: float = 0.6
+    # Share of the rim (inside the frame) that must lie on an edge: a hand or glare may hide the rest.
+    min_support: float = 0.40
+    # A rim point counts as on an edge within this many work pixels of one.
+    support_tol_px: float = 1.5
+    # ...and only when that edge runs along the rim (|cos| of gradient vs normal): noise points anywhere.
+    min_alignment: float = 0.85
+    # Only runs of this many covered outline samples (2 degrees each) count: a rim is a long curve,
+    # noise and texture cover the outline in scattered specks.
+    min_run: int = 4
+    # Hough centre candidates tried; the true rim is nearly always among the first few.
+    max_candidates: int = 6
+    # Hough accumulator vote threshold (OpenCV param2) at work size: low, the ellipse fit decides.
+    hough_votes: int = 18
+    # Edge points within this share of the radius of a circle candidate seed its ellipse fit.
+    seed_band_frac: float = 0.12
+    # Refit passes with a narrowing band: each pass drops edge points far from the last ellipse.
+    refine_passes: int = 3
+    # RANSAC hypotheses per candidate: robust to blue patterns and a hand lying across the band.
+    ransac_iters: int = 40
+    # A rim at least this share as well supported as the best one, but larger, wins: the outer rim
+    # beats the bowl's floor ring and the foot.
+    outer_preference: float = 0.75
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """From detector candidates to a reading."""
+
+    bowl: BowlConfig = BowlConfig()
+    # A candidate below this "is a die top face" score is dropped: glare spots and pattern dots.
+    min_die_score: float = 0.5
+    # Two candidates closer than this share of the larger die's width are the same die.
+    duplicate_frac: float = 0.5
+    # A face is read only when its probability is at least this: below it the die is "unreadable".
+    min_face_prob: float = 0.80
+    # Grow the bowl's box by this share of its size for the detector: dice just outside are found.
+    # None: always search the whole frame (a die that flew across the table is still seen).
+    roi_margin: float | None = None
+    # A die's top face sits about one die height above its base; seen from above it drifts outward,
+    # so the base lies this many die widths closer to the bowl's centre.
+    base_shift_frac: float = 0.5
+    # A die whose base is this far past the rim (in normalised ellipse radius) is still in: the rim's
+    # own thickness and the ellipse's fit error.
+    rim_tolerance: float = 0.03
+    # The red pips of a Chinese die are on the 1 and the 4 only; a red pip elsewhere means a misread.
+    red_faces: tuple[int, ...] = (1, 4)
+    # Frames beyond this many pixels (either side) are read on a copy scaled down to it.
+    max_side: int = 4096

@@ -1,0 +1,205 @@
+"""One frame in, one `Reading` out: the bowl, the dice, each die read or marked unreadable, the status.
+
+The detector only proposes die top faces with face probabilities and pips; everything a person
+would argue about is decided here, in plain geometry: which candidates are the same die, whether a
+die lies in the bowl, whether its face is certain enough to score (a confident face AND pips that
+agree with it), and whether the frame gives an award at all.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from bobing_vision.errors import InvalidInput
+from bobing_vision.vision.bowl import find_bowl
+from bobing_vision.vision.calibration import Calibration
+from bobing_vision.vision.config import ReaderConfig
+from bobing_vision.vision.reading import Bowl, Box, DieReading, Point, Reading, ReadingStatus
+
+MIN_SIDE = 8  # the detector's own minimum; a smaller frame cannot hold a die
+
+
+class PipLike(Protocol):
+    center: Point
+    red: bool
+
+
+class CandidateLike(Protocol):
+    """What the pipeline needs of a detector's `DieCandidate`."""
+
+    center: Point
+    box: Box
+    score: float
+    face_probs: tuple[float, ...]
+    pips: tuple[PipLike, ...]
+
+
+class Detector(Protocol):
+    def detect(self, frame: np.ndarray, roi: Box | None = None) -> Sequence[CandidateLike]: ...
+
+
+def normalize_frame(frame: object) -> np.ndarray:
+    """A contiguous BGR uint8 frame from a BGR, gray (H x W or H x W x 1) or BGRA one."""
+    import cv2
+
+    if not isinstance(frame, np.ndarray):
+        raise InvalidInput(f"expected an image as a numpy array, got {type(frame).__name__}")
+    if frame.size == 0:
+        raise InvalidInput(f"expected a non-empty image, got shape {frame.shape}")
+    if frame.dtype != np.uint8:
+        raise InvalidInput(f"expected uint8 pixels, got {frame.dtype}")
+    if frame.ndim == 3 and frame.shape[2] == 1:
+        frame = frame[:, :, 0]
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    elif frame.ndim == 3 and frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    elif not (frame.ndim == 3 and frame.shape[2] == 3):
+        raise InvalidInput(f"expected an H x W, H x W x 3 or H x W x 4 image, got shape {frame.shape}")
+    if min(frame.shape[:2]) < MIN_SIDE:
+        raise InvalidInput(f"expected a frame at least {MIN_SIDE}x{MIN_SIDE}, got {frame.shape[1]}x{frame.shape[0]}")
+    return np.ascontiguousarray(frame)
+
+
+def _die_width(box: Box) -> float:
+    return ((box[2] - box[0]) + (box[3] - box[1])) / 2
+
+
+def merge_duplicates(candidates: Sequence[CandidateLike], config: ReaderConfig) -> list[CandidateLike]:
+    """Strongest first, drop any candidate whose centre is within a share of a kept die's width."""
+    kept: list[CandidateLike] = []
+    for c in sorted(candidates, key=lambda c: -c.score):
+        if c.score < config.min_die_score:
+            continue
+        if all(_distance(c.center, k.center) >= config.duplicate_frac * max(_die_width(c.box), _die_width(k.box))
+               for k in kept):
+            kept.append(c)
+    return kept
+
+
+def _distance(a: Point, b: Point) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
+
+
+def base_point(center: Point, width: float, bowl: Bowl, config: ReaderConfig) -> Point:
+    """Where the die stands: its top face seen from above lies outward of its base by about its height."""
+    dx, dy = bowl.cx - center[0], bowl.cy - center[1]
+    dist = float(np.hypot(dx, dy))
+    if dist < 1e-6:
+        return center
+    step = min(dist, config.base_shift_frac * width)
+    return (center[0] + dx / dist * step, center[1] + dy / dist * step)
+
+
+def in_bowl(candidate: CandidateLike, bowl: Bowl | None, config: ReaderConfig) -> bool:
+    """With no bowl in view there is no rim to be outside of: every die counts as in."""
+    if bowl is None:
+        return True
+    base = base_point(candidate.center, _die_width(candidate.box), bowl, config)
+    return bowl.normalized_radius(base) <= 1.0 + config.rim_tolerance
+
+
+def judge_face(candidate: CandidateLike, config: ReaderConfig) -> tuple[int | None, str | None]:
+    """The face when the model is confident and the pips agree; otherwise None and why not."""
+    probs = candidate.face_probs
+    face = int(np.argmax(probs)) + 1
+    confidence = float(probs[face - 1])
+    if confidence < config.min_face_prob:
+        return None, f"face {face} only {confidence:.2f} sure"
+    pips = len(candidate.pips)
+    red = sum(1 for p in candidate.pips if p.red)
+    if pips and pips != face:
+        return None, f"{pips} pips seen on a {face}"
+    if red and (face not in config.red_faces or red != pips):
+        return None, f"{red} red of {pips} pips on a {face}"
+    return face, None
+
+
+def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
+    """The frame's status; OK only with exactly six readable dice, all in the bowl."""
+    if bowl is None:
+        return ReadingStatus.NO_BOWL
+    if any(not d.in_bowl for d in dice):
+        return ReadingStatus.OUT_OF_BOWL
+    if len(dice) != 6:
+        return ReadingStatus.WRONG_DICE_COUNT
+    if any(not d.readable for d in dice):
+        return ReadingStatus.UNREADABLE
+    return ReadingStatus.OK
+
+
+def bowl_roi(bowl: Bowl, margin: float, width: int, height: int) -> Box:
+    """The bowl's bounding box grown by `margin` of its size, clipped to the frame."""
+    t = np.deg2rad(bowl.angle_deg)
+    half_w = float(np.hypot(bowl.rx * np.cos(t), bowl.ry * np.sin(t)))
+    half_h = float(np.hypot(bowl.rx * np.sin(t), bowl.ry * np.cos(t)))
+    grow = 1.0 + margin
+    return (max(0.0, bowl.cx - half_w * grow), max(0.0, bowl.cy - half_h * grow),
+            min(float(width), bowl.cx + half_w * grow), min(float(height), bowl.cy + half_h * grow))
+
+
+def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibration | None = None,
+               rules: object | None = None, config: ReaderConfig = ReaderConfig()) -> Reading:
+    """Read one frame. `bowl`: a known rim (or a calibration, scaled to this frame); None: find it.
+
+    `rules` is a `bobing_vision.rules.RuleSet` (None: the default preset) used for the award.
+    """
+    start = time.perf_counter()
+    image = normalize_frame(frame)
+    height, width = image.shape[:2]
+    notes: list[str] = []
+    if isinstance(bowl, Calibration):
+        if bowl.fits(width, height):
+            bowl = bowl.bowl_for(width, height)
+        else:
+            notes.append(f"calibration is for {bowl.width}x{bowl.height} frames, not {width}x{height}: searched")
+            bowl = None
+    found = bowl if bowl is not None else find_bowl(image, config.bowl)
+    roi = None if found is None or config.roi_margin is None else bowl_roi(found, config.roi_margin, width, height)
+    candidates = merge_duplicates(detector.detect(image, roi=roi), config)
+    # Top to bottom, then left to right: "die 3" means the same die to a person reading the picture.
+    candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, _die_width(c.box))), c.center[0]))
+    dice: list[DieReading] = []
+    for i, c in enumerate(candidates):
+        face, why = judge_face(c, config)
+        if why is not None:
+            notes.append(f"die {i + 1}: {why}")
+        dice.append(DieReading(center=(float(c.center[0]), float(c.center[1])),
+                               box=tuple(float(v) for v in c.box),  # type: ignore[arg-type]
+                               face=face, confidence=float(np.clip(max(c.face_probs), 0.0, 1.0)),
+                               in_bowl=in_bowl(c, found, config)))
+    status = judge_frame(dice, found)
+    award = None
+    if status is ReadingStatus.OK:
+        from bobing_vision.rules import classify
+
+        faces = [d.face for d in dice if d.face is not None]
+        award = classify(faces) if rules is None else classify(faces, rules)  # type: ignore[arg-type]
+    return Reading(dice=tuple(dice), bowl=found, status=status, award=award,
+                   seconds=time.perf_counter() - start, notes=tuple(notes))
+
+
+class OnnxDiceReader:
+    """The product's `DiceReader`: the ONNX detector in `models_dir` plus the pipeline above.
+
+    `bowl` is a fixed rim, a `Calibration` (scaled to each frame's size) or a calibration file's
+    path; None finds the bowl in every frame.
+    """
+
+    def __init__(self, models_dir: Path | str | None = None, bowl: Bowl | Calibration | Path | str | None = None,
+                 rules: object | None = None, config: ReaderConfig = ReaderConfig()) -> None:
+        from bobing_vision.vision.calibration import load_calibration
+        from bobing_vision.vision.detector import DEFAULT_MODELS_DIR, DiceDetector
+
+        self.detector = DiceDetector(DEFAULT_MODELS_DIR if models_dir is None else Path(models_dir))
+        self.bowl = load_calibration(bowl) if isinstance(bowl, (str, Path)) else bowl
+        self.rules = rules
+        self.config = config
+
+    def read(self, frame: np.ndarray) -> Reading:
+        return read_frame(frame, self.detector, bowl=self.bowl, rules=self.rules, config=self.config)

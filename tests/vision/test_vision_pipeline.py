@@ -1,0 +1,195 @@
+"""The pipeline's decisions from detector candidates: a stand-in detector returns chosen candidates."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from bobing_vision.errors import InvalidInput
+from bobing_vision.rules import Category, RuleSet
+from bobing_vision.vision.calibration import Calibration
+from bobing_vision.vision.config import ReaderConfig
+from bobing_vision.vision.detector import DieCandidate, Pip
+from bobing_vision.vision.pipeline import normalize_frame, read_frame
+from bobing_vision.vision.reading import Bowl, Box, ReadingStatus
+
+BOWL = Bowl(cx=320.0, cy=240.0, rx=200.0, ry=180.0, angle_deg=0.0)
+FRAME = np.full((480, 640, 3), 128, np.uint8)
+DIE = 24.0  # die top-face width in pixels
+
+
+class FixedDetector:
+    """Returns the same candidates for every frame and remembers what it was asked."""
+
+    def __init__(self, candidates: Sequence[DieCandidate]) -> None:
+        self.candidates = list(candidates)
+        self.calls: list[tuple[tuple[int, ...], Box | None]] = []
+
+    def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
+        self.calls.append((frame.shape, roi))
+        return list(self.candidates)
+
+
+def die(x: float, y: float, face: int, prob: float = 0.98, pips: int | None = None, red: int | None = None,
+        score: float = 0.9) -> DieCandidate:
+    """A candidate showing `face`; pips default to what a Chinese die shows (red on the 1 and 4)."""
+    count = face if pips is None else pips
+    n_red = (count if face in (1, 4) else 0) if red is None else red
+    probs = [(1 - prob) / 5] * 6
+    probs[face - 1] = prob
+    return DieCandidate(
+        center=(x, y), box=(x - DIE / 2, y - DIE / 2, x + DIE / 2, y + DIE / 2), score=score,
+        face_probs=tuple(probs),  # type: ignore[arg-type]
+        pips=tuple(Pip(center=(x, y), red=k < n_red) for k in range(count)),
+    )
+
+
+def six(faces: str = "444411") -> list[DieCandidate]:
+    return [die(250 + 30 * i, 240, int(f)) for i, f in enumerate(faces)]
+
+
+def read(candidates: Sequence[DieCandidate], **kwargs: object) -> object:
+    kwargs.setdefault("bowl", BOWL)
+    return read_frame(FRAME, FixedDetector(candidates), **kwargs)  # type: ignore[arg-type]
+
+
+def test_six_readable_dice_in_the_bowl_give_the_award() -> None:
+    reading = read(six("444411"))
+    assert reading.status is ReadingStatus.OK
+    assert reading.faces == (1, 1, 4, 4, 4, 4)
+    assert reading.award.category is Category.CHA_JIN_HUA
+
+
+def test_the_rules_passed_in_are_used() -> None:
+    rules = RuleSet.preset("competition")
+    assert read(six("444411"), rules=rules).award.rules == rules
+
+
+@pytest.mark.parametrize(
+    ("case", "candidates", "status", "message"),
+    [
+        ("five dice", six("44441")[:5], ReadingStatus.WRONG_DICE_COUNT, "5 dice seen"),
+        ("seven dice", six("444411") + [die(320, 300, 2)], ReadingStatus.WRONG_DICE_COUNT, "7 dice seen"),
+        ("one on the table", six("44441") + [die(600, 40, 3)], ReadingStatus.OUT_OF_BOWL,
+         "void: die out of the bowl"),
+        ("one unsure", six("44441") + [die(320, 300, 2, prob=0.5)], ReadingStatus.UNREADABLE, "can't read die"),
+        ("pips disagree", six("44441") + [die(320, 300, 6, pips=5)], ReadingStatus.UNREADABLE, "can't read die"),
+        ("red pips on a 3", six("44441") + [die(320, 300, 3, red=1)], ReadingStatus.UNREADABLE, "can't read die"),
+        ("half-red 4", six("44441") + [die(320, 300, 4, red=2)], ReadingStatus.UNREADABLE, "can't read die"),
+    ],
+)
+def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], status: ReadingStatus,
+                                   message: str) -> None:
+    reading = read(candidates)
+    assert reading.status is status, case
+    assert reading.award is None
+    assert reading.message.startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("case", "candidate"),
+    [
+        ("ordinary dice: black 1 and 4", die(320, 300, 4, red=0)),
+        ("pips not found at all", die(320, 300, 5, pips=0)),
+        ("red 1", die(320, 300, 1)),
+    ],
+)
+def test_faces_that_are_read(case: str, candidate: DieCandidate) -> None:
+    reading = read(six("22222") + [candidate])
+    assert reading.status is ReadingStatus.OK, (case, reading.notes)
+
+
+def test_unreadable_die_keeps_its_place_and_is_not_guessed() -> None:
+    reading = read(six("44441") + [die(320, 300, 2, prob=0.6)])
+    (bad,) = [d for d in reading.dice if not d.readable]
+    assert bad.face is None and bad.center == (320.0, 300.0)
+    assert reading.faces == (1, 4, 4, 4, 4)
+    assert any("0.60" in note for note in reading.notes)
+
+
+def test_duplicate_candidates_of_one_die_are_merged_keeping_the_strongest() -> None:
+    dupes = [die(320, 300, 2, score=0.7), die(323, 302, 5, score=0.95)]
+    reading = read(six("44441") + dupes)
+    assert len(reading.dice) == 6
+    assert reading.faces == (1, 4, 4, 4, 4, 5)
+
+
+def test_weak_candidates_are_dropped() -> None:
+    reading = read(six("444411") + [die(320, 300, 2, score=0.1)])
+    assert reading.status is ReadingStatus.OK
+
+
+@pytest.mark.parametrize(
+    ("case", "x", "inside"),
+    [
+        ("centre", 320.0, True),
+        ("against the wall: top face just past the rim, base inside", 320 + 200 + 0.3 * DIE, True),
+        ("on the table beyond the rim", 320 + 200 + 1.5 * DIE, False),
+    ],
+)
+def test_in_bowl_uses_the_die_base(case: str, x: float, inside: bool) -> None:
+    reading = read([die(x, 240, 3)])
+    assert reading.dice[0].in_bowl is inside, case
+
+
+def test_no_bowl_is_a_status_and_dice_are_still_reported() -> None:
+    reading = read(six("444411"), bowl=None)  # a flat grey frame has no rim
+    assert reading.status is ReadingStatus.NO_BOWL
+    assert reading.bowl is None and reading.award is None
+    assert len(reading.dice) == 6
+
+
+def test_calibration_is_scaled_to_the_frame() -> None:
+    calibration = Calibration(bowl=Bowl(160.0, 120.0, 100.0, 90.0, 10.0), width=320, height=240)
+    reading = read(six("444411"), bowl=calibration)
+    assert reading.bowl is not None
+    assert reading.bowl.cx == pytest.approx(320.5, abs=0.01) and reading.bowl.rx == pytest.approx(200.0)
+    assert reading.status is ReadingStatus.OK
+
+
+def test_calibration_for_another_view_falls_back_to_searching() -> None:
+    calibration = Calibration(bowl=Bowl(160.0, 90.0, 80.0, 80.0), width=320, height=180)
+    reading = read(six("444411"), bowl=calibration)
+    assert reading.status is ReadingStatus.NO_BOWL
+    assert any("calibration" in note for note in reading.notes)
+
+
+def test_roi_is_the_bowl_box_grown_when_configured() -> None:
+    detector = FixedDetector(six())
+    read_frame(FRAME, detector, bowl=BOWL, config=ReaderConfig(roi_margin=0.1))
+    (_, roi), = detector.calls
+    assert roi == pytest.approx((100.0, 42.0, 540.0, 438.0))
+
+
+@pytest.mark.parametrize(
+    ("case", "frame"),
+    [
+        ("gray", np.full((480, 640), 128, np.uint8)),
+        ("gray with a channel axis", np.full((480, 640, 1), 128, np.uint8)),
+        ("BGRA", np.full((480, 640, 4), 128, np.uint8)),
+        ("odd size", np.full((97, 1203, 3), 128, np.uint8)),
+    ],
+)
+def test_frames_are_normalised_to_bgr(case: str, frame: np.ndarray) -> None:
+    out = normalize_frame(frame)
+    assert out.shape == frame.shape[:2] + (3,) and out.dtype == np.uint8, case
+    detector = FixedDetector(six())
+    assert read_frame(frame, detector, bowl=BOWL).status is ReadingStatus.OK
+    assert detector.calls[0][0] == frame.shape[:2] + (3,)
+
+
+@pytest.mark.parametrize(
+    ("case", "frame", "words"),
+    [
+        ("None", None, "got NoneType"),
+        ("empty", np.zeros((0, 0, 3), np.uint8), "non-empty"),
+        ("float pixels", np.zeros((48, 64, 3), np.float32), "got float32"),
+        ("two channels", np.zeros((48, 64, 2), np.uint8), "got shape"),
+        ("tiny", np.zeros((4, 4, 3), np.uint8), "at least"),
+    ],
+)
+def test_bad_frames_are_invalid_input(case: str, frame: object, words: str) -> None:
+    with pytest.raises(InvalidInput, match=words):
+        read_frame(frame, FixedDetector([]), bowl=BOWL)  # type: ignore[arg-type]
