@@ -1,0 +1,123 @@
+"""The harness on the hand-made set of conftest.py: every figure is known in advance."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from bobing_vision.errors import InvalidInput
+from bobing_vision.evaluation import evaluate, format_table, to_json
+
+
+def ticking_clock(step: float = 0.5):
+    """A clock that advances `step` per call: each read takes exactly `step` seconds."""
+    ticks = itertools.count()
+    return lambda: next(ticks) * step
+
+
+@pytest.fixture
+def evaluation(labelled_set: Path, fake_reader):
+    return evaluate(labelled_set, fake_reader, clock=ticking_clock())
+
+
+@pytest.mark.parametrize(
+    "figure, expected",
+    [
+        ("images", 4),  # e_missing and f_corrupt are not scored
+        ("dice", 8),
+        ("found", 8),
+        ("matched", 6),
+        ("die_recall", 6 / 8),  # b's face 4 and c's face 5 missed
+        ("die_precision", 6 / 8),  # b's extra die and c's die found 16 px off
+        ("face_accuracy", 4 / 6),  # b: 5 read as 6, 6 unreadable
+        ("image_accuracy", 2 / 4),  # a and d right; b and c wrong
+        ("in_bowl_dice", 3),  # b's 3 and 6, c's 2 are labelled and found
+        ("in_bowl_accuracy", 2 / 3),  # b's 3 said out, is in
+        ("seconds_per_image", 0.5),
+    ],
+)
+def test_known_scores(evaluation, figure: str, expected: float) -> None:
+    assert getattr(evaluation, figure) == pytest.approx(expected)
+
+
+def test_confusion_matrix_counts_unreadable_in_its_own_column(evaluation) -> None:
+    expected = [[0] * 7 for _ in range(6)]
+    expected[0][0] = 1  # a: 1 read 1
+    expected[1][1] = 2  # a and c: 2 read 2
+    expected[2][2] = 1  # b: 3 read 3
+    expected[4][5] = 1  # b: 5 read as 6
+    expected[5][6] = 1  # b: 6 found, unreadable
+    assert [list(row) for row in evaluation.confusion] == expected
+
+
+def test_worst_images_most_mistakes_first(evaluation) -> None:
+    worst = evaluation.worst(10)
+    # b: missed 1 + extra 1 + wrong faces 2 + wrong in/out 1; c: missed 1 + extra 1
+    assert [(r.file, r.errors) for r in worst] == [("b_mistakes.png", 5), ("c_centres.png", 2)]
+    assert [r.file for r in evaluation.worst(1)] == ["b_mistakes.png"]
+
+
+def test_failed_files_are_counted_and_named_with_their_reason(evaluation) -> None:
+    reasons = {f.file: f.reason for f in evaluation.failed}
+    assert sorted(reasons) == ["e_missing.png", "f_corrupt.jpg"]
+    assert reasons["e_missing.png"].startswith("missing")
+    assert reasons["f_corrupt.jpg"].startswith("not an image")
+    assert evaluation.unlabelled == ("z_extra.png",)
+
+
+def test_reader_sees_only_the_files_that_load(labelled_set: Path, fake_reader) -> None:
+    evaluate(labelled_set, fake_reader)
+    assert fake_reader.calls == 4
+
+
+def test_limit_takes_the_first_images_by_name(labelled_set: Path, fake_reader) -> None:
+    only = evaluate(labelled_set, fake_reader, limit=1)
+    assert (only.images, only.image_accuracy, only.failed) == (1, 1.0, ())
+
+
+def test_in_bowl_accuracy_is_null_when_never_labelled(labelled_set: Path, fake_reader) -> None:
+    only = evaluate(labelled_set, fake_reader, limit=1)  # a_perfect labels no in_bowl
+    assert only.in_bowl_accuracy is None
+    assert to_json(only)["in_bowl_accuracy"] is None
+
+
+def test_a_truncated_image_is_a_failed_file_not_a_crash(labelled_set: Path, fake_reader) -> None:
+    whole = (labelled_set / "a_perfect.png").read_bytes()
+    (labelled_set / "a_perfect.png").write_bytes(whole[: len(whole) // 2])
+    result = evaluate(labelled_set, fake_reader)
+    assert {f.file: f.reason.split(":")[0] for f in result.failed}["a_perfect.png"] == "truncated"
+    assert result.images == 3
+
+
+def test_a_label_naming_a_file_outside_the_set_fails_that_file_only(labelled_set: Path, fake_reader) -> None:
+    labels = json.loads((labelled_set / "labels.json").read_text())
+    labels["../outside.png"] = {"dice": []}
+    (labelled_set / "labels.json").write_text(json.dumps(labels))
+    result = evaluate(labelled_set, fake_reader)
+    assert "../outside.png" in {f.file for f in result.failed}
+    assert result.images == 4
+
+
+def test_a_folder_without_labels_is_invalid_input(tmp_path: Path, fake_reader) -> None:
+    with pytest.raises(InvalidInput, match="labels.json"):
+        evaluate(tmp_path, fake_reader)
+
+
+def test_json_has_the_promised_keys_and_is_serialisable(evaluation) -> None:
+    data = json.loads(json.dumps(to_json(evaluation)))
+    for key in ("die_recall", "die_precision", "face_accuracy", "image_accuracy", "in_bowl_accuracy",
+                "images", "dice", "seconds_per_image", "confusion", "worst", "failed"):
+        assert key in data
+    assert data["images_failed"] == 2
+    assert data["worst"][0] == {"file": "b_mistakes.png", "errors": 5, "missed": 1, "extra": 1,
+                                "wrong_face": 2, "wrong_in_bowl": 1}
+
+
+def test_table_shows_the_figures_and_names(evaluation) -> None:
+    text = format_table(evaluation)
+    for expected in ("die recall      75.0%", "face accuracy   66.7%", "image accuracy  50.0%",
+                     "in/out of bowl  66.7%", "b_mistakes.png: 5 mistakes", "f_corrupt.jpg: not an image"):
+        assert expected in text
