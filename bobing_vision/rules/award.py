@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import total_ordering
+from dataclasses import dataclass, field
+from functools import cached_property, total_ordering
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.rules.categories import LOWER_TIER, Category, Tier
@@ -20,7 +20,7 @@ class Award:
     category: Category
     bonus: tuple[Category, ...]  # extra lower awards (RULES.md bonus variants); empty when none
     faces: tuple[int, ...]  # sorted
-    rules: RuleSet
+    rules: RuleSet = field(repr=False)  # long; its .name says which
 
     @property
     def tier(self) -> Tier | None:
@@ -38,7 +38,7 @@ class Award:
         """The tiers of the bonus awards, one prize each."""
         return tuple(LOWER_TIER[category] for category in self.bonus)
 
-    @property
+    @cached_property  # computed once: sorting a game's throws compares each many times
     def rank(self) -> tuple[int, ...]:
         """The comparison key: tier level first, then the rule set's tie-break inside the 状元 family."""
         tier = self.tier
@@ -50,20 +50,17 @@ class Award:
         level = len(Tier) + len(order) - order.index(self.category)
         return (level, *_tiebreak(self.category, self.faces, self.rules))
 
-    def _check(self, other: object) -> Award:
-        if not isinstance(other, Award):
-            raise TypeError(f"expected an Award to compare with, got {type(other).__name__}")
-        if other.rules != self.rules:
-            raise InvalidInput(f"expected awards under the same rule set, got {self.rules.name} and {other.rules.name}")
-        return other
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Award):
             return NotImplemented
         return other.rules == self.rules and self.rank == other.rank
 
     def __lt__(self, other: object) -> bool:
-        return self.rank < self._check(other).rank
+        if not isinstance(other, Award):
+            return NotImplemented
+        if other.rules != self.rules:
+            raise InvalidInput(f"expected awards under one rule set, got {self.rules.name} and {other.rules.name}")
+        return self.rank < other.rank
 
     def __hash__(self) -> int:
         return hash((self.rank, self.rules))
