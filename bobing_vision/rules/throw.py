@@ -52,7 +52,7 @@ class Throw:
 
     @classmethod
     def parse(cls, text: str) -> Throw:
-        """"444411", "4 4 4 4 1 1" or "4,4,4,4,1,1" -> Throw; anything else raises InvalidInput."""
+        """Text like "444411", "4 4 4 4 1 1" or "4,4,4,4,1,1" -> Throw; anything else raises InvalidInput."""
         if not isinstance(text, str):
             raise InvalidInput(f"expected text like '444411', got {type(text).__name__} {text!r}")
         digits = "".join(ch for ch in text if ch not in _SEPARATORS)
@@ -64,7 +64,3 @@ class Throw:
 
     def __str__(self) -> str:
         return "".join(str(face) for face in self.faces)
-
-    def counts(self) -> dict[int, int]:
-        """How many dice show each face 1..6 (the `c[f]` of RULES.md)."""
-        return {face: self.faces.count(face) for face in FACES}
