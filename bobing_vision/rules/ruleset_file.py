@@ -62,6 +62,20 @@ def from_mapping(data: Mapping[str, object], source: str = "rule set") -> RuleSe
         raise InvalidInput(f"{source}: {exc}") from None
 
 
+def to_mapping(rules: RuleSet) -> dict[str, object]:
+    """Every field as plain TOML/JSON values, the form `from_mapping` reads back to an equal RuleSet."""
+    data: dict[str, object] = {}
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        if f.name == "prize_counts":
+            data[f.name] = {tier.value: count for tier, count in value}
+        elif isinstance(value, tuple):
+            data[f.name] = [item.value if isinstance(item, Enum) else item for item in value]
+        else:
+            data[f.name] = value.value if isinstance(value, Enum) else value
+    return data
+
+
 def _parsers() -> dict[str, Parser]:
     """One parser per overridable RuleSet field, chosen by the field's type."""
     hints = typing.get_type_hints(RuleSet)

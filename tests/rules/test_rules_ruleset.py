@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from bobing_vision.rules import (
     WuZiCompare,
     classify,
 )
+from bobing_vision.rules.ruleset_file import from_mapping, to_mapping
 
 C = Category
 DEFAULT = RuleSet.preset("golden-flower-first")
@@ -188,6 +190,13 @@ def test_toml_preset_plus_overrides(tmp_path: Path) -> None:
 def test_toml_without_preset_starts_from_the_default(tmp_path: Path) -> None:
     assert RuleSet.from_toml(_write(tmp_path, "")) == DEFAULT
     assert RuleSet.from_toml(_write(tmp_path, "black_six_ends_game = true\n")).black_six_ends_game
+
+
+@pytest.mark.parametrize("preset", RuleSet.presets())
+def test_to_mapping_round_trips_through_from_mapping(preset: str) -> None:
+    rules = RuleSet.preset(preset)
+    again = from_mapping(json.loads(json.dumps(to_mapping(rules))), source="journal")
+    assert again == rules and again.name == rules.name
 
 
 def test_load_a_preset_by_name() -> None:
