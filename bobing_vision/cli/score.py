@@ -1,0 +1,251 @@
+"""`bobing score PATH...`: read and score photos, one row per image, bad files listed with the reason.
+
+Streaming: files are read, scored and written one at a time (or in small chunks per worker), so memory
+stays flat over any number of images. With `--workers N` each worker process builds its reader once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bobing_vision.vision.reading import DiceReader, Reading
+
+HELP = "read and score photos: files or folders"
+
+ReaderFactory = Callable[[], "DiceReader"]
+CSV_FIELDS = ("file", "status", "faces", "award", "message")
+CHUNK = 8  # files per worker hand-off: big enough to amortise the pipe, small enough to stream
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bobing score", description=HELP)
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="image files or folders (recursive)")
+    parser.add_argument("--rules", default=None, metavar="R", help="a rule-set preset name or TOML file")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="one JSON object per image (JSON lines) on stdout")
+    out.add_argument("--csv", type=Path, metavar="FILE", help="write one CSV row per image to FILE")
+    parser.add_argument("--annotate", type=Path, metavar="DIR", help="write each image with its reading drawn")
+    parser.add_argument("--workers", type=_positive, default=1, metavar="N", help="processes reading in parallel")
+    parser.add_argument("--calibration", type=Path, metavar="FILE", help="a bowl from `bobing calibrate`")
+    parser.add_argument("--models", type=Path, metavar="DIR", help="the ONNX models (default: models/)")
+    return parser
+
+
+def reading_row(file: str, reading: Reading) -> dict[str, Any]:
+    """One image's JSON object: the in-bowl faces read, the award's Category name, every die."""
+    award = reading.award
+    return {
+        "file": file,
+        "status": reading.status.name,
+        "message": reading.message,
+        "faces": list(reading.faces),
+        "award": award.category.name if award is not None else None,  # type: ignore[attr-defined]
+        "dice": [
+            {
+                "face": d.face,
+                "center": [round(d.center[0], 1), round(d.center[1], 1)],
+                "box": [round(v, 1) for v in d.box],
+                "in_bowl": d.in_bowl,
+                "readable": d.readable,
+                "confidence": round(d.confidence, 3),
+            }
+            for d in reading.dice
+        ],
+    }
+
+
+def error_row(file: str, reason: str) -> dict[str, Any]:
+    return {"file": file, "status": "ERROR", "message": reason, "faces": [], "award": None, "dice": [],
+            "error": reason}
+
+
+def annotated_path(folder: Path, file: Path) -> Path:
+    """Where a file's drawing goes: the input's tree mirrored under `folder`, always a JPEG."""
+    try:
+        relative = file.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        relative = file.resolve().relative_to(file.resolve().anchor)
+    name = relative.name if relative.suffix.lower() in (".jpg", ".jpeg") else relative.name + ".jpg"
+    return folder / relative.parent / name
+
+
+class _Job:
+    """What a process needs to score files: a reader built once, and where drawings go."""
+
+    reader: DiceReader | None = None
+    annotate: Path | None = None
+
+
+def _init_worker(factory: ReaderFactory, annotate: Path | None) -> None:
+    _start(factory(), annotate)
+
+
+def _start(reader: DiceReader, annotate: Path | None) -> None:
+    import cv2
+
+    cv2.setNumThreads(1)  # parallelism is across processes
+    _Job.reader = reader
+    _Job.annotate = annotate
+
+
+def score_file(file: Path) -> dict[str, Any]:
+    """Read one file with this process's reader; a bad file becomes an error row, never an exception."""
+    import cv2
+
+    from bobing_vision.errors import InvalidInput
+    from bobing_vision.vision.draw import annotate
+    from bobing_vision.vision.imageio import load_image
+
+    assert _Job.reader is not None, "_init_worker builds the reader first"
+    try:
+        frame = load_image(file)
+        reading = _Job.reader.read(frame)
+    except InvalidInput as exc:
+        return error_row(str(file), str(exc))
+    if _Job.annotate is not None:
+        out = annotated_path(_Job.annotate, file)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(out), annotate(frame, reading)):
+            return {**reading_row(str(file), reading), "error": f"could not write {out}"}
+    return reading_row(str(file), reading)
+
+
+class OnnxFactory:
+    """Builds the product reader in each process (a picklable recipe, not a reader)."""
+
+    def __init__(self, models: Path | None, calibration: Path | None, rules: str | None) -> None:
+        self.models, self.calibration, self.rules = models, calibration, rules
+
+    def __call__(self) -> DiceReader:
+        from bobing_vision.rules import RuleSet
+        from bobing_vision.vision.pipeline import OnnxDiceReader
+
+        rules = RuleSet.load(self.rules) if self.rules is not None else None
+        return OnnxDiceReader(models_dir=self.models, bowl=self.calibration, rules=rules)
+
+
+def _rows(files: list[Path], reader: DiceReader, factory: ReaderFactory, annotate: Path | None,
+          workers: int) -> Iterator[dict[str, Any]]:
+    if workers == 1:
+        _start(reader, annotate)
+        yield from map(score_file, files)
+        return
+    import multiprocessing
+
+    # fork: workers start in milliseconds and inherit the imports; each builds its own reader.
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers, initializer=_init_worker, initargs=(factory, annotate)) as pool:
+        yield from pool.imap(score_file, files, chunksize=CHUNK)
+
+
+class Progress:
+    """A one-line bar on stderr when it is a terminal; rows printed to the same terminal clear it first."""
+
+    def __init__(self, total: int, stream: IO[str]) -> None:
+        self.total, self.stream, self.done, self.failed = total, stream, 0, 0
+        self.live = stream.isatty()
+        self.start = self.last = time.monotonic()
+
+    def clear(self) -> None:
+        if self.live:
+            self.stream.write("\r\033[K")
+
+    def step(self, failed: bool) -> None:
+        self.done += 1
+        self.failed += failed
+        now = time.monotonic()
+        if self.live and (now - self.last > 0.1 or self.done == self.total):
+            self.last = now
+            width = 30
+            filled = width * self.done // max(1, self.total)
+            rate = self.done / max(1e-9, now - self.start)
+            self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+                              f"  {rate:.1f} img/s  {self.failed} failed")
+            self.stream.flush()
+
+    def summary(self) -> str:
+        seconds = time.monotonic() - self.start
+        rate = self.done / max(1e-9, seconds)
+        return f"scored {self.done} images in {seconds:.1f} s ({rate:.1f} img/s), {self.failed} failed"
+
+
+def _table_line(row: dict[str, Any]) -> str:
+    faces = "".join(str(f) for f in row["faces"]) or "-"
+    return f"{row['file']}\t{faces}\t{row['award'] or '-'}\t{row['message']}"
+
+
+def main(argv: list[str] | None = None, *, reader_factory: ReaderFactory | None = None) -> int:
+    """`reader_factory` replaces the ONNX reader (tests pass a fake); it must be picklable for --workers."""
+    args = _parser().parse_args(argv)
+    from bobing_vision.errors import BobingError
+    from bobing_vision.vision.imageio import iter_image_files
+
+    files = list(iter_image_files(args.paths))
+    if not files:
+        print(f"bobing score: expected image files, got none in {', '.join(map(str, args.paths))}", file=sys.stderr)
+        return 2
+    if args.annotate is not None and args.annotate.exists() and not args.annotate.is_dir():
+        print(f"bobing score: expected a folder for --annotate, got the file {args.annotate}", file=sys.stderr)
+        return 2
+    factory = reader_factory or OnnxFactory(args.models, args.calibration, args.rules)
+    try:
+        reader = factory()  # fail here, once, with one clear line, rather than in every worker
+    except (BobingError, OSError) as exc:
+        print(f"bobing score: cannot start the reader: {exc}", file=sys.stderr)
+        return 2
+    csv_file = None
+    try:
+        if args.csv is not None:
+            csv_file = args.csv.open("w", newline="", encoding="utf-8")
+        return _run(args, files, reader, factory, csv_file)
+    except OSError as exc:
+        print(f"bobing score: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if csv_file is not None:
+            csv_file.close()
+
+
+def _run(args: argparse.Namespace, files: list[Path], reader: DiceReader, factory: ReaderFactory,
+         csv_file: IO[str] | None) -> int:
+    writer = csv.DictWriter(csv_file, fieldnames=CSV_FIELDS, extrasaction="ignore") if csv_file else None
+    if writer is not None:
+        writer.writeheader()
+    progress = Progress(len(files), sys.stderr)
+    failures: list[str] = []
+    for row in _rows(files, reader, factory, args.annotate, min(args.workers, len(files))):
+        if "error" in row:
+            failures.append(f"  {row['error']}" if row["error"].startswith(row["file"]) else
+                            f"  {row['file']}: {row['error']}")
+        progress.clear()
+        if args.json:
+            print(json.dumps(row, ensure_ascii=False))
+        elif writer is not None:
+            writer.writerow({**row, "faces": "".join(map(str, row["faces"])), "award": row["award"] or ""})
+        else:
+            print(_table_line(row))
+        progress.step("error" in row)
+    progress.clear()
+    print(progress.summary(), file=sys.stderr)
+    if failures:
+        print(f"bobing score: {len(failures)} file(s) could not be scored:", file=sys.stderr)
+        print("\n".join(failures), file=sys.stderr)
+    return 1 if failures else 0

@@ -1,0 +1,125 @@
+"""`bobing score`: rows for good images, reasons for bad files, exit codes, JSON lines, CSV, drawings."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bobing_vision.cli.score import main
+from bobing_vision.vision.detector import DieCandidate, Pip
+from bobing_vision.vision.pipeline import read_frame
+from bobing_vision.vision.reading import Bowl, Box, Reading
+
+BOWL = Bowl(80.0, 60.0, 55.0, 50.0)
+
+
+class SixDiceDetector:
+    """A stand-in for the ONNX detector: six dice showing 444411 (插金花) in every frame."""
+
+    def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
+        out = []
+        for i, face in enumerate((4, 4, 4, 4, 1, 1)):
+            x = 40.0 + 15 * i
+            probs = [0.0] * 6
+            probs[face - 1] = 1.0
+            out.append(DieCandidate(center=(x, 60.0), box=(x - 5, 55.0, x + 5, 65.0), score=0.9,
+                                    face_probs=tuple(probs), pips=(Pip((x, 60.0), red=True),) * face))  # type: ignore[arg-type]
+        return out
+
+
+class FakeReader:
+    def read(self, frame: np.ndarray) -> Reading:
+        return read_frame(frame, SixDiceDetector(), bowl=BOWL)
+
+
+def fake_factory() -> FakeReader:
+    return FakeReader()
+
+
+@pytest.fixture()
+def photos(tmp_path: Path) -> Path:
+    folder = tmp_path / "photos"
+    (folder / "sub").mkdir(parents=True)
+    image = np.full((120, 160, 3), 90, np.uint8)
+    cv2.imwrite(str(folder / "a.jpg"), image)
+    cv2.imwrite(str(folder / "sub" / "b.png"), image)
+    (folder / "empty.jpg").write_bytes(b"")
+    (folder / "notes.png").write_text("not a picture")
+    whole = cv2.imencode(".jpg", image)[1].tobytes()
+    (folder / "cut.jpg").write_bytes(whole[: len(whole) // 2])
+    return folder
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv, reader_factory=fake_factory)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_json_lines_score_the_good_files_and_explain_the_bad(photos: Path, capsys: pytest.CaptureFixture[str],
+                                                             workers: str) -> None:
+    code, out, err = run([str(photos), "--json", "--workers", workers], capsys)
+    rows = {Path(r["file"]).name: r for r in map(json.loads, out.splitlines())}
+    assert code == 1, "some files failed"
+    assert set(rows) == {"a.jpg", "b.png", "empty.jpg", "notes.png", "cut.jpg"}
+    good = rows["b.png"]
+    assert good["status"] == "OK" and good["award"] == "CHA_JIN_HUA" and good["faces"] == [1, 1, 4, 4, 4, 4]
+    assert set(good["dice"][0]) >= {"face", "center", "in_bowl", "readable", "confidence"}
+    for name, reason in [("empty.jpg", "empty"), ("notes.png", "not an image"), ("cut.jpg", "truncated")]:
+        assert rows[name]["status"] == "ERROR" and reason in rows[name]["error"], name
+        assert name in err and reason in err
+    assert "scored 5 images" in err
+
+
+def test_all_good_files_exit_zero_with_a_table(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([str(photos / "a.jpg"), str(photos / "sub")], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 2 and all("114444\tCHA_JIN_HUA\tok" in line for line in lines)
+
+
+def test_csv_and_annotations(photos: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(["photos", "--csv", "rows.csv", "--annotate", "drawn"], capsys)
+    assert code == 1 and out == ""
+    with open(tmp_path / "rows.csv", newline="") as f:
+        rows = {Path(r["file"]).name: r for r in csv.DictReader(f)}
+    assert rows["a.jpg"]["faces"] == "114444" and rows["a.jpg"]["award"] == "CHA_JIN_HUA"
+    assert rows["cut.jpg"]["status"] == "ERROR"
+    drawn = cv2.imread(str(tmp_path / "drawn" / "photos" / "sub" / "b.png.jpg"))
+    assert drawn is not None and drawn.shape == (120, 160, 3)
+    assert (tmp_path / "drawn" / "photos" / "a.jpg").is_file()
+
+
+@pytest.mark.parametrize(
+    ("case", "argv", "words"),
+    [
+        ("no images", ["EMPTY_DIR"], "expected image files, got none"),
+        ("bad workers", ["EMPTY_DIR", "--workers", "0"], "at least 1"),
+        ("json and csv", ["EMPTY_DIR", "--json", "--csv", "x.csv"], "not allowed"),
+    ],
+)
+def test_wrong_usage_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str,
+                                       argv: list[str], words: str) -> None:
+    (tmp_path / "empty").mkdir()
+    argv = [str(tmp_path / "empty") if a == "EMPTY_DIR" else a for a in argv]
+    try:
+        code = main(argv, reader_factory=fake_factory)
+    except SystemExit as exc:  # argparse's own usage errors
+        code = int(exc.code or 0)
+    assert code == 2, case
+    assert words in capsys.readouterr().err
+
+
+def test_missing_models_are_one_clear_line(photos: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([str(photos), "--models", str(tmp_path / "no-models")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bobing score: cannot start the reader") and "Traceback" not in err
