@@ -125,7 +125,7 @@ class RuleSet:
         if sorted(self.face_order) != list(BLACK_FACES):
             raise InvalidInput(f"expected face_order to hold each of {BLACK_FACES} once, got {self.face_order}")
         tiers = [tier for tier, _ in self.prize_counts]
-        if sorted(tiers, key=list(Tier).index) != list(Tier) or len(tiers) != len(Tier):
+        if sorted(tiers, key=list(Tier).index) != list(Tier):  # each tier exactly once
             raise InvalidInput(f"expected one prize count per tier {[t.value for t in Tier]}, got {tiers}")
         negative = [(tier.value, count) for tier, count in self.prize_counts if count < 0]
         if negative:
