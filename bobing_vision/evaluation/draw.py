@@ -30,7 +30,7 @@ class MistakeStyle:
     wrong_in_bowl: Colour = (255, 255, 0)  # cyan: right die, wrong side of the rim
     text_height: float = 0.025  # text height as a share of the image's shorter side: readable at 640 px
     line_share: float = 0.004  # line width as a share of the shorter side, at least 1 px
-    missed_radius: float = 0.02  # a missed die labelled by centre only: ring radius, share of the shorter side
+    missed_radius: float = 0.02  # a missed die labelled by centre only: half its square, share of the shorter side
 
 
 def _draw_reading(frame: np.ndarray, reading: Reading, style: MistakeStyle) -> np.ndarray:
@@ -40,7 +40,9 @@ def _draw_reading(frame: np.ndarray, reading: Reading, style: MistakeStyle) -> n
     except ImportError:
         out = frame.copy()
         for die in reading.dice:
-            _box(out, die.box, style.found, str(die.face) if die.face is not None else "?", style)
+            x0, y0, x1, y1 = (round(v) for v in die.box)
+            cv2.rectangle(out, (x0, y0), (x1, y1), style.found, _scale(out, style)[1])
+            _text(out, "?" if die.face is None else str(die.face), (x0, y0 - 3), style.found, style)
         return out
     return np.asarray(annotate(frame.copy(), reading))
 
@@ -58,37 +60,53 @@ def _text(image: np.ndarray, text: str, org: tuple[int, int], colour: Colour, st
         cv2.putText(image, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, font_scale, ink, thickness + extra, cv2.LINE_AA)
 
 
-def _box(image: np.ndarray, box: Box, colour: Colour, text: str, style: MistakeStyle) -> None:
-    _, thickness = _scale(image, style)
+def _notes(image: np.ndarray, box: Box, colour: Colour, notes: list[str], style: MistakeStyle) -> None:
+    """Outline `box` and write `notes` beside it, one a line: the reading's own labels sit above and below."""
+    font_scale, thickness = _scale(image, style)
     x0, y0, x1, y1 = (round(v) for v in box)
     cv2.rectangle(image, (x0, y0), (x1, y1), colour, thickness)
-    _text(image, text, (x0, y0 - 3), colour, style)
+    line = round(26 * font_scale)
+    for k, note in enumerate(notes):
+        (width, _), _ = cv2.getTextSize(note, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thickness + 2)
+        gap = thickness + 2
+        x = x1 + gap if x1 + gap + width <= image.shape[1] else x0 - gap - width  # left of it at the edge
+        _text(image, note, (x, y0 + line * (k + 1)), colour, style)
+
+
+def _found_notes(result: ImageResult, style: MistakeStyle) -> dict[int, tuple[Colour, list[str]]]:
+    """Per found die (by index) with a mistake: the first mistake's colour and every mistake's note."""
+    notes: dict[int, tuple[Colour, list[str]]] = {i: (style.extra, ["extra"]) for i in result.match.extra}
+    for (_, fi), pair in zip(result.match.pairs, result.pairs):
+        face, in_bowl = pair.found.face, pair.found.in_bowl
+        lines: list[str] = []
+        if not pair.face_right:
+            lines.append(f"read {'?' if face is None else face}, is {pair.label.face}")
+        if pair.in_bowl_scored and not pair.in_bowl_right:
+            lines.append(f"said {'in' if in_bowl else 'out'}, is {'out' if in_bowl else 'in'}")
+        if lines:
+            notes[fi] = (style.wrong_face if not pair.face_right else style.wrong_in_bowl, lines)
+    return notes
 
 
 def annotate_mistakes(frame: np.ndarray, result: ImageResult, style: MistakeStyle = MistakeStyle()) -> np.ndarray:
-    """A copy of `frame` with the reading and every mistake against the labels drawn on it."""
+    """A copy of `frame` with the reading and every mistake against the labels drawn on it.
+
+    Missed dice in red (their labelled box, or a square at the labelled centre), extra dice in magenta,
+    wrong faces in orange, wrong in/out flags in cyan, the file's mistake count at the bottom.
+    """
     out = _draw_reading(frame, result.reading, style)
-    _, thickness = _scale(out, style)
     for label in result.missed:
-        text = f"missed {label.face}"
         if label.box is not None:
-            _box(out, label.box, style.missed, text, style)
-        else:
-            cx, cy = (round(v) for v in label.center)
-            cv2.circle(out, (cx, cy), round(min(out.shape[:2]) * style.missed_radius), style.missed, thickness)
-            _text(out, text, (cx, cy), style.missed, style)
-    for die in result.extra:
-        _box(out, die.box, style.extra, "extra", style)
-    for pair in result.wrong_faces:
-        read = "?" if pair.found.face is None else str(pair.found.face)
-        _box(out, pair.found.box, style.wrong_face, f"read {read}, is {pair.label.face}", style)
-    for pair in result.wrong_in_bowl:
-        said, truth = ("in", "out") if pair.found.in_bowl else ("out", "in")
-        x0, _, _, y1 = pair.found.box
-        _text(out, f"said {said}, is {truth}", (round(x0), round(y1) + int(30 * _scale(out, style)[0])),
-              style.wrong_in_bowl, style)
+            box = label.box
+        else:  # labelled by centre only: a square of a typical die's size around it
+            r = min(out.shape[:2]) * style.missed_radius
+            cx, cy = label.center
+            box = (cx - r, cy - r, cx + r, cy + r)
+        _notes(out, box, style.missed, [f"missed {label.face}"], style)
+    for fi, (colour, notes) in _found_notes(result, style).items():
+        _notes(out, result.reading.dice[fi].box, colour, notes, style)
     colour = style.missed if result.errors else style.found
-    _text(out, f"{result.file}: {result.errors} mistakes", (5, 5), colour, style)
+    _text(out, f"{result.file}: {result.errors} mistakes", (5, out.shape[0] - 8), colour, style)
     return out
 
 
