@@ -62,7 +62,7 @@ def save_calibration(path: Path | str, calibration: Calibration, source: str = "
     data = calibration.to_json()
     if source:
         data["source"] = source
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(data) + "\n", encoding="utf-8")
     return path
 
 

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from bobing_vision.vision.pipeline import normalize_frame
-from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
+from bobing_vision.vision.reading import Bowl, DieReading, Reading, ReadingStatus
 
 Color = tuple[int, int, int]
 READ: Color = (60, 200, 60)
@@ -45,13 +45,10 @@ def headline(reading: Reading) -> str:
 def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
     """A new BGR frame with the bowl, each die and the status drawn on it; `frame` is not changed."""
     out = normalize_frame(frame).copy()
-    height, width = out.shape[:2]
-    unit = max(height, width) / 640  # line widths and text sizes follow the frame size
+    unit = max(out.shape[:2]) / 640  # line widths and text sizes follow the frame size
     thick = max(1, round(2 * unit))
     if reading.bowl is not None:
-        b = reading.bowl
-        cv2.ellipse(out, (round(b.cx), round(b.cy)), (round(b.rx), round(b.ry)), b.angle_deg, 0, 360, RIM, thick,
-                    cv2.LINE_AA)
+        _rim(out, reading.bowl, thick)
     for number, die in enumerate(reading.dice, start=1):
         color = die_color(die)
         x0, y0, x1, y1 = (round(v) for v in die.box)
@@ -59,11 +56,29 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
         label = f"{die.face if die.readable else '?'}" + ("" if die.in_bowl else " out")
         _text(out, label, (x0, y0 - round(4 * unit)), 0.6 * unit, color, thick)
         _text(out, f"#{number}", (x0, y1 + round(16 * unit)), 0.45 * unit, color, max(1, thick - 1))
-    bar = round(30 * unit)
-    cv2.rectangle(out, (0, 0), (width, bar), BAR, -1)
-    color = READ if reading.status is ReadingStatus.OK else UNREADABLE
-    _text(out, headline(reading), (round(8 * unit), round(21 * unit)), 0.65 * unit, color, thick)
+    _bar(out, headline(reading), READ if reading.status is ReadingStatus.OK else UNREADABLE)
     return out
+
+
+def draw_bowl(frame: np.ndarray, bowl: Bowl | None, caption: str) -> np.ndarray:
+    """A new frame with only the rim and a caption: the picture `bobing calibrate` asks a person to check."""
+    out = normalize_frame(frame).copy()
+    if bowl is not None:
+        _rim(out, bowl, max(1, round(2 * max(out.shape[:2]) / 640)))
+    _bar(out, caption, READ if bowl is not None else UNREADABLE)
+    return out
+
+
+def _rim(image: np.ndarray, bowl: Bowl, thick: int) -> None:
+    center = (round(bowl.cx), round(bowl.cy))
+    cv2.ellipse(image, center, (round(bowl.rx), round(bowl.ry)), bowl.angle_deg, 0, 360, RIM, thick, cv2.LINE_AA)
+    cv2.drawMarker(image, center, RIM, cv2.MARKER_CROSS, 4 * thick + 8, thick)
+
+
+def _bar(image: np.ndarray, text: str, color: Color) -> None:
+    unit = max(image.shape[:2]) / 640
+    cv2.rectangle(image, (0, 0), (image.shape[1], round(30 * unit)), BAR, -1)
+    _text(image, text, (round(8 * unit), round(21 * unit)), 0.65 * unit, color, max(1, round(2 * unit)))
 
 
 def _text(image: np.ndarray, text: str, origin: tuple[int, int], scale: float, color: Color, thick: int) -> None:

@@ -1,0 +1,67 @@
+"""`bobing calibrate`: a bowl found in an image or a video is saved with a picture to check it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bobing_vision.cli.calibrate import main
+from bobing_vision.vision.calibration import load_calibration
+
+RIM = (330.0, 230.0, 190.0, 160.0, 20.0)  # cx, cy, rx, ry, angle
+
+
+def bowl_picture() -> np.ndarray:
+    """A white bowl with a blue band inside the rim on a brown table."""
+    image = np.full((480, 640, 3), (40, 70, 120), np.uint8)
+    cx, cy, rx, ry, angle = RIM
+    cv2.ellipse(image, (round(cx), round(cy)), (round(rx), round(ry)), angle, 0, 360, (235, 238, 240), -1, cv2.LINE_AA)
+    cv2.ellipse(image, (round(cx), round(cy)), (round(rx * 0.9), round(ry * 0.9)), angle, 0, 360, (170, 90, 40), 3)
+    return image
+
+
+def test_image_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "view.png"
+    cv2.imwrite(str(source), bowl_picture())
+    out = tmp_path / "calibration" / "bowl.json"
+    assert main(["--source", str(source), "--out", str(out)]) == 0
+    calibration = load_calibration(out)
+    assert (calibration.width, calibration.height) == (640, 480)
+    b = calibration.bowl
+    assert (b.cx, b.cy) == pytest.approx(RIM[:2], abs=4)
+    assert sorted((b.rx, b.ry)) == pytest.approx(sorted(RIM[2:4]), rel=0.04)
+    assert cv2.imread(str(tmp_path / "calibration" / "bowl.check.jpg")).shape == (480, 640, 3)
+    assert "saved" in capsys.readouterr().out
+
+
+def test_video_source(tmp_path: Path) -> None:
+    video = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
+    for _ in range(4):
+        writer.write(bowl_picture())
+    writer.release()
+    out = tmp_path / "bowl.json"
+    assert main(["--source", str(video), "--out", str(out), "--frames", "3"]) == 0
+    assert load_calibration(out).bowl.cx == pytest.approx(RIM[0], abs=4)
+
+
+def test_no_bowl_fails_and_still_writes_the_picture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "table.png"
+    cv2.imwrite(str(source), np.full((480, 640, 3), 90, np.uint8))
+    out = tmp_path / "bowl.json"
+    assert main(["--source", str(source), "--out", str(out)]) == 1
+    assert not out.exists() and (tmp_path / "bowl.check.jpg").is_file()
+    assert "no bowl found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("case", ["missing file", "not an image"])
+def test_bad_source_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+    source = tmp_path / ("nope.avi" if case == "missing file" else "notes.png")
+    if case == "not an image":
+        source.write_text("hello")
+    assert main(["--source", str(source), "--out", str(tmp_path / "b.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bobing calibrate: ") and err.count("\n") == 1, case
