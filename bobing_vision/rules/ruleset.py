@@ -96,7 +96,7 @@ class RuleSet:
     # 状元 family, best first; a family member left out wins nothing.
     zhuangyuan_order: tuple[Category, ...] = GOLDEN_FLOWER_ORDER
     # 111111 is its own 遍地锦; otherwise it is a 黑六勃 of face 1.
-    bian_di_jin_separate: bool = False
+    bian_di_jin_separate: bool = True
     # 黑六勃 compared by `face_order`; otherwise all 黑六勃 tie.
     black_six_by_face: bool = True
     # The black faces best first, for 黑六勃 and for 五子 variant B.
@@ -185,8 +185,9 @@ def _check_order(order: tuple[Category, ...]) -> None:
 
 PRESETS: dict[str, RuleSet] = {
     # The default. Order: RULES.md default (seed 000 annex, seed 001 main list, seed 004 order 1).
-    # 遍地锦 not separate: those three sheets all define 黑六勃 as six of 1,2,3,5 or 6, and seed 000
-    #   says 黑六勃 includes 遍地锦 (so 111111 is the weakest 黑六勃 by face: 6>5>3>2>1, seed 000).
+    # 遍地锦 separate, between 红六勃 and 黑六勃: RULES.md's default order and its count table, and the
+    #   seed 000 contest sheet ("遍地锦 ... 次于六杯红"). Sheets that fold it into 黑六勃 (seed 000's
+    #   first list: 6个6>...>6个1) are the `bian_di_jin_separate = false` switch.
     # 五红/五子 by the odd die, 四红 by the sum: seed 000 annex notes (1)(2), seed 004 notes 1-2.
     # Bonuses off: seeds 000 annex and 001 pay none (only seed 004 lists the 四进 one); RULES.md "plain".
     # Counter-clockwise, nothing once a tier is gone, no skipped turn: seed 001 main text (追 and the
@@ -212,7 +213,6 @@ PRESETS: dict[str, RuleSet] = {
     "competition": RuleSet(
         name="competition",
         zhuangyuan_order=COMPETITION_ORDER,
-        bian_di_jin_separate=True,
         wu_zi_four_bonus=True,
         si_jin_four_bonus=True,
         direction=Direction.CLOCKWISE,

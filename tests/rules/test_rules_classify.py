@@ -110,7 +110,7 @@ ORDERINGS = [
     ("black_six_beats_wu_hong", "golden-flower-first", "222222", ">", "444446"),
     ("seed000_black_six_by_face_6_over_5", "golden-flower-first", "666666", ">", "555555"),
     ("seed000_black_six_by_face_3_over_2", "golden-flower-first", "333333", ">", "222222"),
-    ("seed000_six_ones_weakest_black_six", "golden-flower-first", "222222", ">", "111111"),
+    ("default_bian_di_jin_over_black_six", "golden-flower-first", "111111", ">", "666666"),
     ("competition_bian_di_jin_under_six_red", "competition", "444444", ">", "111111"),
     ("competition_bian_di_jin_over_wu_hong", "competition", "111111", ">", "444446"),
     ("competition_black_six_is_nothing", "competition", "666666", "==", "123566"),

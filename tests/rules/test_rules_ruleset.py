@@ -50,7 +50,7 @@ PRESET_FIELDS = [
     ("competition_order_without_black_six", "competition", "zhuangyuan_order",
      (C.CHA_JIN_HUA, C.LIU_BO_HONG, C.BIAN_DI_JIN, C.WU_HONG, C.WU_ZI, C.SI_HONG)),
     ("competition_bian_di_jin_separate", "competition", "bian_di_jin_separate", True),
-    ("default_six_ones_is_black_six", "golden-flower-first", "bian_di_jin_separate", False),
+    ("default_six_ones_is_bian_di_jin", "golden-flower-first", "bian_di_jin_separate", True),
     ("competition_wu_zi_odd_die", "competition", "wu_zi_compare", WuZiCompare.ODD_DIE),
     ("default_wu_zi_odd_die", "golden-flower-first", "wu_zi_compare", WuZiCompare.ODD_DIE),
     ("competition_wu_zi_bonus", "competition", "wu_zi_four_bonus", True),
@@ -91,11 +91,12 @@ def _award(faces: str, **changes: Any) -> Award:
 
 
 def test_switch_bian_di_jin_separate() -> None:
-    assert _award("111111").category is C.LIU_BO_HEI
-    assert _award("111111") < _award("222222")  # weakest 黑六勃 by face
-    separate = _award("111111", bian_di_jin_separate=True)
+    folded = _award("111111", bian_di_jin_separate=False)
+    assert folded.category is C.LIU_BO_HEI
+    assert folded < _award("222222", bian_di_jin_separate=False)  # weakest 黑六勃 by face
+    separate = _award("111111")
     assert separate.category is C.BIAN_DI_JIN and separate.is_zhuangyuan
-    assert separate > _award("666666", bian_di_jin_separate=True)
+    assert separate > _award("666666")
 
 
 def test_switch_black_six_by_face() -> None:
@@ -105,7 +106,7 @@ def test_switch_black_six_by_face() -> None:
 
 def test_switch_face_order() -> None:
     order = (1, 2, 3, 5, 6)
-    assert _award("111111", face_order=order) > _award("666666", face_order=order)
+    assert _award("222222", face_order=order) > _award("666666", face_order=order)
     b = WuZiCompare.FACE_THEN_ODD_DIE
     assert _award("222223", face_order=order, wu_zi_compare=b) > _award("666665", face_order=order, wu_zi_compare=b)
 
