@@ -1,0 +1,362 @@
+"""The porcelain bowl: its shape, its glaze and patterns, and how the camera sees it.
+
+The glaze is shaded by casting one ray per cell of a coarse grid (interior, rim and outer wall are
+surfaces of revolution, so each ray is solved by a short search in height), then upsampled; the
+edges that must stay sharp (rim, outline) are drawn at full resolution as projected circles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from bobing_vision.synth.camera import Camera
+from bobing_vision.synth.config import CONFIG
+from bobing_vision.synth.dice import fill
+from bobing_vision.synth.lighting import Lighting
+from bobing_vision.synth.noise import fill_invalid, smooth_noise
+
+COBALT = (0.55, 0.25, 0.08)  # BGR of 青花 cobalt blue, as a share of white
+GOLD = (0.25, 0.62, 0.82)
+
+
+@dataclass(frozen=True)
+class BowlShape:
+    """Surfaces of revolution about the z axis, in mm; the table is z = 0."""
+
+    rim: float  # inner radius at the rim
+    lip: float  # thickness of the rim
+    height: float  # height of the rim above the table
+    floor_z: float  # height of the inside floor
+    floor_r: float  # radius of the flat part of the floor
+    foot_r: float  # radius of the foot ring the bowl stands on
+    foot_h: float
+
+    def inner_z(self, r: np.ndarray) -> np.ndarray:
+        t = np.clip((r - self.floor_r) / (self.rim - self.floor_r), 0, None)
+        return self.floor_z + (self.height - self.floor_z) * t * t
+
+    def inner_slope(self, r: np.ndarray) -> np.ndarray:
+        t = np.clip((r - self.floor_r) / (self.rim - self.floor_r), 0, None)
+        return 2 * (self.height - self.floor_z) * t / (self.rim - self.floor_r)
+
+    def inner_normal(self, xy: np.ndarray) -> np.ndarray:
+        r = np.linalg.norm(xy, axis=-1, keepdims=True)
+        s = self.inner_slope(r)
+        n = np.concatenate([-s * xy / np.maximum(r, 1e-6), np.ones_like(r)], axis=-1)
+        return n / np.linalg.norm(n, axis=-1, keepdims=True)
+
+    @property
+    def wall_r(self) -> float:
+        return self.floor_r * 0.9 + self.lip
+
+    @property
+    def outer_rim(self) -> float:
+        return self.rim + self.lip
+
+    def outer_r(self, z: np.ndarray) -> np.ndarray:
+        s = np.clip((z - self.foot_h) / (self.height - self.foot_h), 0, 1)
+        wall = self.wall_r + (self.outer_rim - self.wall_r) * np.sqrt(s)
+        return np.where(z <= self.foot_h, self.foot_r, wall)
+
+    def outer_normal(self, p: np.ndarray) -> np.ndarray:
+        s = np.clip((p[..., 2:3] - self.foot_h) / (self.height - self.foot_h), 1e-3, 1)
+        drdz = (self.outer_rim - self.wall_r) * 0.5 / np.sqrt(s) / (self.height - self.foot_h)
+        r = np.linalg.norm(p[..., :2], axis=-1, keepdims=True)
+        n = np.concatenate([p[..., :2] / np.maximum(r, 1e-6), -drdz], axis=-1)
+        return n / np.linalg.norm(n, axis=-1, keepdims=True)
+
+    def in_opening(self, camera: Camera, points: np.ndarray, margin: float = 0.0) -> np.ndarray:
+        """Whether the camera sees world points (n, 3) inside the bowl through the rim opening."""
+        c = camera.position
+        t = (self.height - c[2]) / (points[:, 2] - c[2])
+        q = c[:2] + (points[:, :2] - c[:2]) * t[:, None]
+        return np.linalg.norm(q, axis=1) < self.rim - margin
+
+    def lamp_visible(self, points: np.ndarray, lighting: Lighting) -> np.ndarray:
+        """(n, k) in 0..1: how much of each lamp reaches points inside the bowl past the rim."""
+        d = lighting.directions
+        t = (self.height - points[:, 2:3]) / np.maximum(d[None, :, 2], 1e-3)  # (n, k)
+        q = points[:, None, :2] + d[None, :, :2] * t[..., None]
+        r = np.linalg.norm(q, axis=-1)
+        return np.clip((self.rim + 2.0 - r) / 4.0, 0, 1)
+
+
+@dataclass(frozen=True)
+class BowlStyle:
+    kind: str  # white, qinghua, celadon, ivory
+    glaze: tuple[float, float, float]  # BGR base colour, 0..1
+    gilded: bool
+    shininess: float
+    gloss: float
+
+
+def sample_shape(rng: np.random.Generator, diameter_cm: float) -> BowlShape:
+    rim = diameter_cm * 5.0
+    lip = rng.uniform(3.0, 6.0) * (rim / 120) ** 0.5
+    height = rim * rng.uniform(0.42, 0.62)
+    floor_z = rng.uniform(7.0, 14.0)
+    floor_r = rim * rng.uniform(0.36, 0.52)
+    return BowlShape(rim, lip, height, floor_z, floor_r, floor_r * rng.uniform(0.55, 0.8), rng.uniform(4.0, 9.0))
+
+
+def sample_style(rng: np.random.Generator) -> BowlStyle:
+    kind = ["white", "qinghua", "qinghua", "celadon", "ivory"][int(rng.integers(5))]
+    glaze = {
+        "white": (0.93, 0.94, 0.93),
+        "qinghua": (0.95, 0.94, 0.91),
+        "celadon": (0.66, 0.84, 0.68),
+        "ivory": (0.80, 0.90, 0.94),
+    }[kind]
+    glaze = tuple(float(np.clip(g + rng.uniform(-0.04, 0.04), 0, 1)) for g in glaze)
+    return BowlStyle(kind, glaze, bool(rng.random() < 0.3), float(rng.uniform(60, 220)),  # type: ignore[arg-type]
+                     float(rng.uniform(0.5, 1.1)))
+
+
+def _circle(radius: float, z: float, n: int = 96) -> np.ndarray:
+    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.stack([radius * np.cos(a), radius * np.sin(a), np.full(n, z)], axis=1)
+
+
+def rim_ellipse(camera: Camera, shape: BowlShape) -> tuple[float, float, float, float, float]:
+    """The rim (middle of the lip) as seen: (cx, cy, rx, ry, angle_deg) in cv2.ellipse's convention."""
+    pts = camera.project(_circle(shape.rim + shape.lip / 2, shape.height)).astype(np.float32)
+    (cx, cy), (w, h), ang = cv2.fitEllipse(pts)
+    return (float(cx), float(cy), float(w / 2), float(h / 2), float(ang))
+
+
+def _tex_px(xy: np.ndarray, extent: float, size: int) -> np.ndarray:
+    return (xy + extent) / (2 * extent) * size
+
+
+def _draw_qinghua_inside(rng: np.random.Generator, tex: np.ndarray, shape: BowlShape, extent: float) -> None:
+    size = tex.shape[0]
+    c = (size / 2, size / 2)
+    scale = size / (2 * extent)
+    shade = rng.uniform(0.8, 1.1)
+    blue = tuple(float(v * shade) for v in COBALT)
+    light_blue = tuple(float(0.35 + 0.65 * v) for v in blue)
+
+    def ring(r_mm: float, width: float) -> None:
+        cv2.circle(tex, (int(c[0] * 16), int(c[1] * 16)), int(r_mm * scale * 16), blue,
+                   max(1, int(width * scale)), cv2.LINE_AA, 4)
+
+    ring(shape.rim * rng.uniform(0.95, 0.99), rng.uniform(1.0, 3.0))
+    if rng.random() < 0.7:
+        ring(shape.rim * rng.uniform(0.78, 0.9), rng.uniform(0.6, 1.5))
+    ring(shape.floor_r * rng.uniform(0.8, 1.05), rng.uniform(0.8, 2.0))
+    if rng.random() < 0.6:
+        ring(shape.floor_r * rng.uniform(0.6, 0.75), rng.uniform(0.5, 1.2))
+    # A band of motifs under the rim: petals, scrolls, and dots that look a lot like pips.
+    band_r = shape.rim * rng.uniform(0.84, 0.93)
+    motif = int(rng.integers(3))
+    count = int(rng.integers(10, 28))
+    for k in range(count):
+        a = 2 * np.pi * k / count + rng.uniform(-0.05, 0.05)
+        p = np.array(c) + band_r * scale * np.array([np.cos(a), np.sin(a)])
+        if motif == 0:
+            axes = (max(1, int(rng.uniform(3, 7) * scale)), max(1, int(rng.uniform(1.5, 3) * scale)))
+            cv2.ellipse(tex, (int(p[0]), int(p[1])), axes, float(np.degrees(a)), 0, 360, light_blue, -1, cv2.LINE_AA)
+            cv2.ellipse(tex, (int(p[0]), int(p[1])), axes, float(np.degrees(a)), 0, 360, blue, 1, cv2.LINE_AA)
+        elif motif == 1:
+            pts = [p]
+            heading = a + np.pi / 2
+            for _ in range(6):
+                heading += rng.uniform(-0.9, 0.9)
+                pts.append(pts[-1] + rng.uniform(2, 5) * scale * np.array([np.cos(heading), np.sin(heading)]))
+            cv2.polylines(tex, [np.array(pts, dtype=np.int32)], False, blue, max(1, int(scale * 1.2)), cv2.LINE_AA)
+        cv2.circle(tex, (int(p[0]), int(p[1])), max(1, int(rng.uniform(1.2, 3.5) * scale)), blue, -1, cv2.LINE_AA)
+    # Scattered dots and strokes on the floor and wall: the hard case for a pip finder.
+    for _ in range(int(rng.integers(0, 14))):
+        r = shape.rim * np.sqrt(rng.uniform(0, 0.9))
+        a = rng.uniform(0, 2 * np.pi)
+        p = np.array(c) + r * scale * np.array([np.cos(a), np.sin(a)])
+        if rng.random() < 0.6:
+            cv2.circle(tex, (int(p[0]), int(p[1])), max(1, int(rng.uniform(0.8, 2.5) * scale)), blue, -1, cv2.LINE_AA)
+        else:
+            q = p + rng.uniform(-6, 6, 2) * scale
+            cv2.line(tex, (int(p[0]), int(p[1])), (int(q[0]), int(q[1])), blue, max(1, int(scale)), cv2.LINE_AA)
+    # A medallion in the middle of the floor.
+    if rng.random() < 0.75:
+        petals = int(rng.integers(5, 9))
+        pr = shape.floor_r * rng.uniform(0.25, 0.45) * scale
+        for k in range(petals):
+            a = 2 * np.pi * k / petals
+            p = (int(c[0] + 0.55 * pr * np.cos(a)), int(c[1] + 0.55 * pr * np.sin(a)))
+            cv2.ellipse(tex, p, (max(1, int(pr * 0.5)), max(1, int(pr * 0.22))), float(np.degrees(a)), 0, 360,
+                        light_blue if rng.random() < 0.5 else blue, -1, cv2.LINE_AA)
+        cv2.circle(tex, (int(c[0]), int(c[1])), max(1, int(pr * 0.2)), blue, -1, cv2.LINE_AA)
+
+
+def _inside_texture(rng: np.random.Generator, shape: BowlShape, style: BowlStyle, extent: float) -> np.ndarray:
+    size = CONFIG.texture_px
+    tex = np.empty((size, size, 3), np.float32)
+    tex[:] = style.glaze
+    tex *= 1 + 0.025 * smooth_noise(rng, (size, size), 6)[..., None]
+    if style.kind == "qinghua":
+        _draw_qinghua_inside(rng, tex, shape, extent)
+    elif style.kind in ("white", "ivory") and rng.random() < 0.5:
+        scale = size / (2 * extent)
+        cv2.circle(tex, (size // 2, size // 2), int(shape.rim * 0.97 * scale), COBALT, 1, cv2.LINE_AA)
+    if style.gilded:
+        scale = size / (2 * extent)
+        cv2.circle(tex, (size // 2, size // 2), int(shape.rim * 0.985 * scale), GOLD, max(1, int(1.5 * scale)),
+                   cv2.LINE_AA)
+    return tex
+
+
+def _outside_texture(rng: np.random.Generator, style: BowlStyle) -> np.ndarray:
+    w, h = 512, 64
+    tex = np.empty((h, w, 3), np.float32)
+    tex[:] = style.glaze
+    if style.kind == "qinghua":
+        blue = COBALT
+        cv2.line(tex, (0, h - 6), (w, h - 6), blue, 2, cv2.LINE_AA)
+        cv2.line(tex, (0, 12), (w, 12), blue, 1, cv2.LINE_AA)
+        for k in range(int(rng.integers(6, 14))):
+            x = rng.uniform(0, w)
+            pts = [(x, rng.uniform(20, 45))]
+            for _ in range(8):
+                pts.append((pts[-1][0] + rng.uniform(3, 12), pts[-1][1] + rng.uniform(-6, 6)))
+            cv2.polylines(tex, [np.array(pts, dtype=np.int32)], False, blue, int(rng.integers(1, 3)), cv2.LINE_AA)
+            cv2.circle(tex, (int(x), int(rng.uniform(22, 50))), int(rng.integers(2, 5)), blue, -1, cv2.LINE_AA)
+    if style.gilded:
+        cv2.line(tex, (0, h - 2), (w, h - 2), GOLD, 3)
+    return tex
+
+
+@dataclass(frozen=True)
+class BowlRender:
+    image: np.ndarray  # float32 BGR 0..1 of the whole frame, bowl over the table
+    inside: np.ndarray  # float32 0..1: the interior seen through the opening
+    silhouette: np.ndarray  # float32 0..1: anywhere on the bowl
+    shadow: np.ndarray  # float32 0..1 light factor for the table (the bowl's cast shadow)
+
+
+def _first_crossing(fn, z_hi: float, z_lo: float, levels: int, iters: int) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    """Largest z in [z_lo, z_hi] where fn(z) turns negative along each ray; and whether it did."""
+    zs = np.linspace(z_hi, z_lo, levels)
+    vals = np.stack([fn(z) for z in zs])
+    neg = vals < 0
+    idx = np.argmax(neg, axis=0)
+    found = neg.any(axis=0) & ~neg[0]
+    hi = zs[np.maximum(idx - 1, 0)]
+    lo = zs[idx]
+    for _ in range(iters):
+        mid = (hi + lo) / 2
+        below = fn(mid) < 0
+        lo = np.where(below, mid, lo)
+        hi = np.where(below, hi, mid)
+    return (hi + lo) / 2, found
+
+
+def render_bowl(rng: np.random.Generator, camera: Camera, shape: BowlShape, style: BowlStyle, lighting: Lighting,
+                table: np.ndarray) -> BowlRender:
+    """Shade the bowl over `table` (float32 BGR 0..1, the lit table without the bowl's shadow)."""
+    w, h = camera.width, camera.height
+    s = CONFIG.shade_scale
+    gw, gh = (w + s - 1) // s, (h + s - 1) // s
+    gx, gy = np.meshgrid((np.arange(gw) + 0.5) * s - 0.5, (np.arange(gh) + 0.5) * s - 0.5)
+    d = camera.rays(np.stack([gx, gy], axis=-1)).reshape(-1, 3)
+    c = camera.position
+    a = d[:, :2] / d[:, 2:3]  # xy change per mm of height along each ray
+
+    def xy_at(z: np.ndarray | float) -> np.ndarray:
+        return c[:2] + a * (np.reshape(z, (-1, 1)) - c[2])
+
+    def r_at(z: np.ndarray | float) -> np.ndarray:
+        return np.linalg.norm(xy_at(z), axis=1)
+
+    extent = shape.rim * 1.08
+    # Interior: the first point below the opening where the ray meets the glaze.
+    z_in, _ = _first_crossing(lambda z: z - shape.inner_z(r_at(z)), shape.height, shape.floor_z - 0.5, 12, 7)
+    r_top = r_at(shape.height)
+    valid_in = r_top < shape.rim + 2
+    p_in = np.concatenate([xy_at(z_in), z_in[:, None]], axis=1)
+    n_in = shape.inner_normal(p_in[:, :2])
+    eye_in = c - p_in
+    eye_in /= np.linalg.norm(eye_in, axis=1, keepdims=True)
+    lamp = shape.lamp_visible(p_in, lighting)
+    depth = np.clip((p_in[:, 2] - shape.floor_z) / (shape.height - shape.floor_z), 0, 1)
+    ao = (0.8 + 0.2 * depth)[:, None]  # the bottom sees less of the room than the rim
+    diff_in = lighting.diffuse(n_in, lamp) * ao
+    spec_in = lighting.specular(n_in, eye_in, style.shininess, lamp) * style.gloss
+    # Outer wall: rays that pass outside the rim and meet the body on the way down.
+    z_out, found_out = _first_crossing(lambda z: r_at(z) - shape.outer_r(np.asarray(z)), shape.height, 0.0, 10, 6)
+    p_out = np.concatenate([xy_at(z_out), z_out[:, None]], axis=1)
+    n_out = shape.outer_normal(p_out)
+    eye_out = c - p_out
+    eye_out /= np.linalg.norm(eye_out, axis=1, keepdims=True)
+    low = np.clip(p_out[:, 2] / shape.height, 0, 1)[:, None]
+    diff_out = lighting.diffuse(n_out) * (0.7 + 0.3 * low)
+    spec_out = lighting.specular(n_out, eye_out, style.shininess, None) * style.gloss
+    valid_out = found_out & (r_top > shape.outer_rim - 2)
+    # Rim: a rounded lip, its normal turning from inward to outward across it.
+    p_rim = np.concatenate([xy_at(shape.height), np.full((len(d), 1), shape.height)], axis=1)
+    across = np.clip((r_top - shape.rim) / shape.lip, 0, 1)[:, None]
+    ang = (across - 0.5) * 2.2
+    radial = p_rim[:, :2] / np.maximum(r_top[:, None], 1e-6)
+    n_rim = np.concatenate([radial * np.sin(ang), np.cos(ang)], axis=1)
+    eye_rim = c - p_rim
+    eye_rim /= np.linalg.norm(eye_rim, axis=1, keepdims=True)
+    rim_color = np.array(GOLD if style.gilded else style.glaze, np.float32)
+    rim_shade = rim_color * lighting.diffuse(n_rim) + lighting.specular(n_rim, eye_rim, style.shininess * 0.5) * (
+        1.3 if style.gilded else style.gloss)
+
+    def grid(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+        v = values.reshape(gh, gw, -1).astype(np.float32)
+        v = fill_invalid(v, valid.reshape(gh, gw))
+        return cv2.resize(v, (w, h), interpolation=cv2.INTER_LINEAR)
+
+    maps_in = grid(np.concatenate([p_in[:, :2], diff_in, spec_in], axis=1), valid_in)
+    maps_out = grid(np.concatenate([p_out, diff_out, spec_out], axis=1), valid_out)
+    rim_img = grid(rim_shade, np.ones(len(d), bool))
+
+    tex_in = _inside_texture(rng, shape, style, extent)
+    k = CONFIG.texture_px / (2 * extent)
+    inside = cv2.remap(tex_in, (maps_in[..., 0] + extent) * k, (maps_in[..., 1] + extent) * k, cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)
+    inside = inside * maps_in[..., 2:5] + maps_in[..., 5:8]
+    tex_out = _outside_texture(rng, style)
+    angle = cv2.phase(maps_out[..., 0].copy(), maps_out[..., 1].copy())
+    outside = cv2.remap(tex_out, angle * (tex_out.shape[1] / (2 * np.pi)),
+                        np.clip(maps_out[..., 2] / shape.height, 0, 1) * (tex_out.shape[0] - 1), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_WRAP)
+    outside = outside * maps_out[..., 3:6] + maps_out[..., 6:9]
+
+    m_in = np.zeros((h, w), np.uint8)
+    fill(m_in, camera.project(_circle(shape.rim, shape.height)), 255)
+    m_rim = np.zeros((h, w), np.uint8)
+    fill(m_rim, camera.project(_circle(shape.outer_rim, shape.height)), 255)
+    m_sil = silhouette_mask(camera, shape)
+    f_in = m_in.astype(np.float32) / 255
+    f_rim = np.maximum(m_rim.astype(np.float32) / 255 - f_in, 0)
+    f_sil = m_sil.astype(np.float32) / 255
+    f_out = np.maximum(f_sil - f_rim - f_in, 0)
+
+    # The bowl's shadow on the table, cast by the strongest lamp, soft at the edges.
+    main = lighting.directions[int(np.argmax(lighting.colors.sum(axis=1)))]
+    ring = _circle(shape.outer_rim, shape.height, 64)
+    cast = ring - main[None] * (ring[:, 2:3] / max(main[2], 0.2))
+    sh = np.zeros((h, w), np.uint8)
+    fill(sh, camera.project(cast), 255)
+    fill(sh, camera.project(_circle(shape.foot_r * 1.15, 0.0, 48)), 255)
+    blur = max(3, int(shape.rim * camera.focal / np.linalg.norm(camera.position) * 0.25) | 1)
+    sh = cv2.GaussianBlur(sh, (0, 0), blur / 3)
+    strength = float(lighting.colors.max() / (lighting.colors.max() + lighting.ambient.max()))
+    shadow = 1 - strength * 0.8 * sh.astype(np.float32) / 255
+
+    img = table * shadow[..., None] * (1 - f_sil)[..., None]
+    img += inside * f_in[..., None] + rim_img * f_rim[..., None] + outside * f_out[..., None]
+    return BowlRender(img, f_in, f_sil, shadow)
+
+
+def silhouette_mask(camera: Camera, shape: BowlShape) -> np.ndarray:
+    """uint8 mask of every pixel the bowl covers."""
+    m = np.zeros((camera.height, camera.width), np.uint8)
+    fill(m, camera.project(_circle(shape.outer_rim, shape.height)), 255)
+    for z in np.linspace(0, shape.height, 14):
+        fill(m, camera.project(_circle(float(shape.outer_r(np.asarray(z))), float(z), 64)), 255)
+    return m

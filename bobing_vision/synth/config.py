@@ -1,0 +1,58 @@
+"""What a generated scene may contain: one frozen spec, every range with the reason for it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bobing_vision.errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """Options of `render_scene`; the defaults give the full variety the dice reader is trained on."""
+
+    size: tuple[int, int] | None = None  # (width, height); None: usually 640x480, sometimes another webcam size
+    n_dice: int = 6  # Bobing is thrown with six dice
+    clean: bool = False  # no camera effects (noise, blur, JPEG, white balance): for pixel-exact tests
+    distractors: bool = True  # hands, chopsticks, coins, crumbs
+    chinese_dice_p: float = 0.8  # most scenes show the target: Chinese dice with red 1 and 4
+    out_of_bowl_p: float = 0.15  # issue 3: about 15% of scenes have a die or two on the table
+    cocked_p: float = 0.25  # share of scenes with a die leaning on another die or the wall
+    stacked_p: float = 0.12  # share of scenes with a die partly on top of another
+    max_tilt_deg: float = 30.0  # a webcam on a stand looks straight down or up to 30 degrees off
+    bowl_cm: tuple[float, float] = (18.0, 32.0)  # rim diameters of bowls used for Bobing
+    die_mm: tuple[float, float] = (12.0, 20.0)  # sizes of Chinese and ordinary dice sold for the game
+
+    def __post_init__(self) -> None:
+        if self.size is not None:
+            w, h = self.size
+            if not (64 <= w <= 4096 and 64 <= h <= 4096):
+                raise InvalidInput(f"expected a frame size between 64 and 4096 pixels, got {self.size!r}")
+        if not 1 <= self.n_dice <= 12:
+            raise InvalidInput(f"expected 1..12 dice, got {self.n_dice!r}")
+        if not 0.0 <= self.max_tilt_deg <= 45.0:
+            raise InvalidInput(f"expected a camera tilt of 0..45 degrees, got {self.max_tilt_deg!r}")
+        for name in ("chinese_dice_p", "out_of_bowl_p", "cocked_p", "stacked_p"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise InvalidInput(f"expected {name} in 0..1, got {value!r}")
+        if not (0 < self.bowl_cm[0] <= self.bowl_cm[1] and 0 < self.die_mm[0] <= self.die_mm[1]):
+            raise InvalidInput(f"expected (low, high) ranges, got bowl_cm={self.bowl_cm}, die_mm={self.die_mm}")
+
+
+@dataclass(frozen=True)
+class SynthConfig:
+    """Fixed physical and photographic constants of the generator."""
+
+    common_sizes: tuple[tuple[int, int], ...] = ((320, 240), (480, 360), (800, 600), (960, 540), (1280, 720))
+    default_size_p: float = 0.75  # most webcams in the booth run at 640x480
+    hfov_deg: tuple[float, float] = (52.0, 78.0)  # horizontal field of view of common webcams
+    bowl_fill: tuple[float, float] = (0.62, 0.97)  # share of the frame height the bowl spans when framed
+    cocked_deg: float = 12.0  # a top face tilted more than this reads as a leaning (cocked) die
+    flat_jitter_deg: float = 3.0  # dice on the flat floor are never perfectly level
+    lean_deg: tuple[float, float] = (18.0, 38.0)  # a die leaning on another die or the wall
+    texture_px: int = 384  # side of the bowl's interior texture: ~1.3 px/mm, sharper than the frame
+    shade_scale: int = 4  # glaze shading is smooth: solved on a 1/4 grid and upsampled
+
+
+CONFIG = SynthConfig()

@@ -1,0 +1,181 @@
+"""Dice: their look (Chinese or ordinary), their pips, and drawing one die seen by the camera."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from bobing_vision.dataset.labels import DieLabel, PipLabel
+from bobing_vision.synth.camera import Camera
+from bobing_vision.synth.geometry import FACE_AXES, top_face
+from bobing_vision.synth.lighting import Lighting
+
+# Pip centres in face coordinates (u, v in -1..1 of the half side). 2, 3 and 6 are not symmetric under a
+# quarter turn, so they turn with the die.
+PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((-0.5, -0.5), (0.5, 0.5)),
+    3: ((-0.52, -0.52), (0.0, 0.0), (0.52, 0.52)),
+    4: ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)),
+    5: ((-0.52, -0.52), (0.52, -0.52), (0.0, 0.0), (-0.52, 0.52), (0.52, 0.52)),
+    6: ((-0.48, -0.56), (-0.48, 0.0), (-0.48, 0.56), (0.48, -0.56), (0.48, 0.0), (0.48, 0.56)),
+}
+RED_FACES = (1, 4)  # on Chinese dice the 1 and the 4 are red
+_SHAPE = 8  # shift bits for sub-pixel polygon drawing
+_CIRCLE = np.stack([np.cos(np.linspace(0, 2 * np.pi, 14, endpoint=False)),
+                    np.sin(np.linspace(0, 2 * np.pi, 14, endpoint=False))], axis=1)
+# Directions of the corner spheres whose hull makes a rounded cube's outline.
+_SPHERE = np.array([[x, y, z] for x in (-1, 0, 1) for y in (-1, 0, 1) for z in (-1, 0, 1) if (x, y, z) != (0, 0, 0)],
+                   dtype=np.float64)
+_SPHERE /= np.linalg.norm(_SPHERE, axis=1, keepdims=True)
+_CUBE = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class DieStyle:
+    body: tuple[float, float, float]  # BGR
+    pip: tuple[float, float, float]  # BGR of ordinary pips
+    red: tuple[float, float, float] | None  # BGR of the 1 and 4 on Chinese dice; None: ordinary die
+    corner: float  # rounding radius as a share of the side
+    gloss: float  # strength of the glare on the faces
+
+    @property
+    def chinese(self) -> bool:
+        return self.red is not None
+
+    def pip_color(self, face: int) -> tuple[float, float, float]:
+        return self.red if (self.red is not None and face in RED_FACES) else self.pip
+
+    def pip_radius(self, face: int) -> float:
+        """Pip radius as a share of the half side: the Chinese 1 is one big pip, the 4 a little larger."""
+        if face == 1:
+            return 0.42 if self.chinese else 0.24
+        if face == 4 and self.chinese:
+            return 0.22
+        return 0.17 if face == 6 else 0.19
+
+
+def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
+    if chinese:
+        ivory = rng.uniform(0, 1)
+        body = (225 - 45 * ivory, 238 - 18 * ivory, 240 - 5 * ivory)
+        red = (rng.uniform(25, 60), rng.uniform(20, 50), rng.uniform(170, 215))
+        return DieStyle(body, (25.0, 25.0, 28.0), red, float(rng.uniform(0.1, 0.2)), float(rng.uniform(0.15, 0.5)))
+    kinds = [
+        ((40, 40, 190), (240, 240, 240)),  # red body, white pips
+        ((60, 140, 40), (240, 240, 240)),  # green
+        ((160, 70, 30), (240, 240, 240)),  # blue
+        ((30, 30, 30), (235, 235, 235)),  # black
+        ((235, 238, 240), (30, 30, 30)),  # white with black pips
+        ((40, 190, 230), (30, 30, 30)),  # yellow with black pips
+        ((210, 210, 215), (40, 40, 170)),  # white with red pips
+    ]
+    body, pip = kinds[int(rng.integers(len(kinds)))]
+    jitter = rng.uniform(-15, 15, 3)
+    body_j = tuple(float(np.clip(c + j, 0, 255)) for c, j in zip(body, jitter))
+    return DieStyle(body_j, tuple(float(c) for c in pip), None, float(rng.uniform(0.08, 0.22)),  # type: ignore[arg-type]
+                    float(rng.uniform(0.1, 0.5)))
+
+
+@dataclass(frozen=True)
+class DiePose:
+    center: np.ndarray  # (3,) world mm
+    rotation: np.ndarray  # (3, 3) die frame -> world
+    size: float  # side, mm
+    in_bowl: bool
+    cocked: bool
+
+    @property
+    def top(self) -> int:
+        return top_face(self.rotation)
+
+    def world(self, local: np.ndarray) -> np.ndarray:
+        """Die-frame points (..., 3) in units of the half side -> world mm."""
+        return self.center + (local * (self.size / 2)) @ self.rotation.T
+
+    def footprint(self, corner: float) -> np.ndarray:
+        """Points whose convex hull is the rounded cube (corner: rounding radius as a share of the side)."""
+        inner = 1 - 2 * corner
+        pts = (_CUBE[:, None, :] * inner + _SPHERE[None] * 2 * corner).reshape(-1, 3)
+        return self.world(pts)
+
+
+def _px(points: np.ndarray) -> np.ndarray:
+    return np.round(points * (1 << _SHAPE)).astype(np.int32)
+
+
+def fill(img: np.ndarray, poly: np.ndarray, color: tuple[float, ...] | float) -> None:
+    """Anti-aliased sub-pixel fill of one (n, 2) polygon."""
+    cv2.fillPoly(img, [_px(poly)], color, cv2.LINE_AA, _SHAPE)
+
+
+def fill_ids(ids: np.ndarray, poly: np.ndarray, value: int) -> None:
+    cv2.fillPoly(ids, [_px(poly)], value, cv2.LINE_8, _SHAPE)
+
+
+def _rounded_square(half: float, radius: float, n: int = 4) -> np.ndarray:
+    """(4n, 2) outline of a square with rounded corners in face coordinates."""
+    pts = []
+    c = half - radius
+    for k, (sx, sy) in enumerate(((1, 1), (-1, 1), (-1, -1), (1, -1))):
+        a0 = k * np.pi / 2
+        for a in np.linspace(a0, a0 + np.pi / 2, n):
+            pts.append((sx * c + radius * np.cos(a), sy * c + radius * np.sin(a)))
+    return np.array(pts)
+
+
+def face_points(pose: DiePose, face: int, uv: np.ndarray, lift: float = 1.0) -> np.ndarray:
+    """World points of face coordinates (n, 2) on `face`, `lift` half sides from the centre."""
+    n, u, v = FACE_AXES[face]
+    local = n * lift + uv[:, :1] * u + uv[:, 1:2] * v
+    return pose.world(local)
+
+
+def die_silhouette(camera: Camera, pose: DiePose, style: DieStyle) -> np.ndarray:
+    hull = camera.project(pose.footprint(style.corner)).astype(np.float32)
+    return cv2.convexHull(hull).reshape(-1, 2).astype(np.float64)
+
+
+def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose: DiePose, style: DieStyle,
+             lighting: Lighting, shadow: np.ndarray) -> DieLabel:
+    """Draw the die onto `img` (BGR uint8) and `ids`, and return its label (top face, box, pips)."""
+    body = np.array(style.body)
+    eye = camera.position - pose.center
+    eye /= np.linalg.norm(eye)
+    outline = die_silhouette(camera, pose, style)
+    shades: dict[int, np.ndarray] = {}
+    for face, (n, _, _) in FACE_AXES.items():
+        nw = pose.rotation @ n
+        face_centre = pose.center + nw * pose.size / 2
+        if float(np.dot(nw, camera.position - face_centre)) <= 0:
+            continue
+        light = lighting.diffuse(nw[None], shadow[None])[0]
+        glare = lighting.specular(nw[None], eye[None], 25.0, shadow[None])[0] * style.gloss * 255
+        shades[face] = np.clip(body * light + glare, 0, 255)
+    edge = np.mean(list(shades.values()), axis=0) * 0.72
+    fill(img, outline, tuple(edge.tolist()))
+    fill_ids(ids, outline, die_id)
+    square = _rounded_square(1.0 - 0.25 * style.corner, 1.6 * style.corner + 0.05)
+    for face, shade in shades.items():
+        fill(img, camera.project(face_points(pose, face, square)), tuple(shade.tolist()))
+        light = shade / np.maximum(body, 1)  # the light this face gets, to shade its paint alike
+        for u, v in PIP_LAYOUT[face]:
+            r = style.pip_radius(face)
+            ring = camera.project(face_points(pose, face, np.array([u, v]) + _CIRCLE * r, lift=1.0))
+            color = np.clip(np.array(style.pip_color(face)) * np.minimum(light, 1.15), 0, 255)
+            fill(img, ring, tuple(color.tolist()))
+    top = pose.top
+    full = camera.project(face_points(pose, top, _rounded_square(1.0, 0.2)))
+    pips = tuple(
+        PipLabel(center=tuple(float(c) for c in camera.project(face_points(pose, top, np.array([[u, v]])))[0]),  # type: ignore[arg-type]
+                 red=style.chinese and top in RED_FACES)
+        for u, v in PIP_LAYOUT[top]
+    )
+    centre = camera.project(face_points(pose, top, np.zeros((1, 2))))[0]
+    x0, y0 = full.min(axis=0)
+    x1, y1 = full.max(axis=0)
+    return DieLabel(face=top, box=(float(x0), float(y0), float(x1), float(y1)),
+                    center_xy=(float(centre[0]), float(centre[1])), in_bowl=pose.in_bowl, cocked=pose.cocked,
+                    pips=pips)

@@ -1,0 +1,68 @@
+"""What a cheap webcam does to the picture: white balance, exposure, blur, noise and JPEG."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CameraEffects:
+    white_balance: tuple[float, float, float]  # BGR gains the camera got wrong
+    exposure: float  # < 1: a dim room
+    vignette: float  # darkening at the corners
+    motion_px: float  # length of the motion blur streak, 0: none
+    motion_deg: float
+    defocus_sigma: float  # 0: sharp
+    noise_sigma: float  # in 0..255 units, grows in dim light
+    jpeg_quality: int  # 0: not compressed
+
+
+def sample_effects(rng: np.random.Generator) -> CameraEffects:
+    exposure = float(rng.uniform(0.45, 1.15)) if rng.random() < 0.35 else float(rng.uniform(0.85, 1.15))
+    return CameraEffects(
+        white_balance=tuple(float(g) for g in 1 + rng.uniform(-0.12, 0.12, 3)),  # type: ignore[arg-type]
+        exposure=exposure,
+        vignette=float(rng.uniform(0, 0.35)),
+        motion_px=float(rng.uniform(2, 8)) if rng.random() < 0.12 else 0.0,
+        motion_deg=float(rng.uniform(0, 180)),
+        defocus_sigma=float(rng.uniform(0.5, 1.6)) if rng.random() < 0.2 else 0.0,
+        noise_sigma=float(rng.uniform(1.0, 4.0) / max(exposure, 0.3) ** 1.2),
+        jpeg_quality=int(rng.integers(35, 92)) if rng.random() < 0.7 else 0,
+    )
+
+
+def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
+    n = int(np.ceil(length)) | 1
+    k = np.zeros((n, n), np.float32)
+    c = n // 2
+    a = np.radians(angle_deg)
+    dx, dy = np.cos(a) * length / 2, np.sin(a) * length / 2
+    cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1, cv2.LINE_AA)
+    return k / k.sum()
+
+
+def apply_effects(rng: np.random.Generator, img: np.ndarray, fx: CameraEffects) -> np.ndarray:
+    """uint8 BGR in, uint8 BGR out."""
+    h, w = img.shape[:2]
+    out = img.astype(np.float32)
+    if fx.motion_px > 0:
+        out = cv2.filter2D(out, -1, motion_kernel(fx.motion_px, fx.motion_deg))
+    if fx.defocus_sigma > 0:
+        out = cv2.GaussianBlur(out, (0, 0), fx.defocus_sigma)
+    gain = np.array(fx.white_balance, np.float32) * fx.exposure
+    yy, xx = np.ogrid[-1:1:complex(0, h // 8 + 1), -1:1:complex(0, w // 8 + 1)]
+    vig = cv2.resize((1 - fx.vignette * (xx * xx + yy * yy) / 2).astype(np.float32), (w, h))
+    out *= vig[..., None]
+    out *= gain
+    # sensor noise: luminance grain plus a little coarser colour noise
+    grain = rng.standard_normal((h, w), dtype=np.float32) * fx.noise_sigma
+    chroma = cv2.resize(rng.standard_normal((h // 2 + 1, w // 2 + 1, 3), dtype=np.float32), (w, h))
+    out += grain[..., None] + chroma * (fx.noise_sigma * 0.5)
+    res = np.clip(out, 0, 255).astype(np.uint8)
+    if fx.jpeg_quality:
+        ok, buf = cv2.imencode(".jpg", res, [cv2.IMWRITE_JPEG_QUALITY, fx.jpeg_quality])
+        res = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return res

@@ -1,0 +1,133 @@
+"""One generated photo of six dice in a bowl, with its exact labels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from bobing_vision.dataset.labels import DieLabel, ImageLabel
+from bobing_vision.synth.bowl import (
+    BowlShape, BowlStyle, render_bowl, rim_ellipse, sample_shape, sample_style, silhouette_mask,
+)
+from bobing_vision.synth.camera import Camera, look_at
+from bobing_vision.synth.config import CONFIG, SceneSpec
+from bobing_vision.synth.dice import DieStyle, draw_die, fill, sample_die_style
+from bobing_vision.synth.layout import Placed, place_dice
+from bobing_vision.synth.lighting import Lighting, sample_lighting
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything about a scene that stays put while dice move: camera, bowl, table light, dice look."""
+
+    camera: Camera
+    shape: BowlShape
+    style: BowlStyle
+    lighting: Lighting
+    die_styles: tuple[DieStyle, ...]
+    die_size: float
+    tilt_deg: float
+
+
+def _frame_size(rng: np.random.Generator, spec: SceneSpec) -> tuple[int, int]:
+    if spec.size is not None:
+        return spec.size
+    if rng.random() < CONFIG.default_size_p:
+        return (640, 480)
+    return CONFIG.common_sizes[int(rng.integers(len(CONFIG.common_sizes)))]
+
+
+def sample_setup(rng: np.random.Generator, spec: SceneSpec) -> Setup:
+    w, h = _frame_size(rng, spec)
+    shape = sample_shape(rng, float(rng.uniform(*spec.bowl_cm)))
+    style = sample_style(rng)
+    hfov = np.radians(rng.uniform(*CONFIG.hfov_deg))
+    focal = (w / 2) / np.tan(hfov / 2)
+    tilt = 0.0 if rng.random() < 0.3 else float(rng.uniform(0, spec.max_tilt_deg))
+    fill_share = rng.uniform(*CONFIG.bowl_fill)
+    distance = focal * 2 * shape.outer_rim / (fill_share * h) + shape.height * 0.4
+    target = np.array([*(rng.uniform(-0.1, 0.1, 2) * shape.rim), shape.height * 0.5])
+    camera = look_at(w, h, focal, target, distance, tilt, rng.uniform(0, 360), rng.uniform(-8, 8))
+    chinese = rng.random() < spec.chinese_dice_p
+    first = sample_die_style(rng, chinese)
+    # a set of dice matches; now and then one stray die from another set joins it
+    styles = [first] * spec.n_dice
+    if not chinese and rng.random() < 0.3:
+        styles[int(rng.integers(spec.n_dice))] = sample_die_style(rng, False)
+    size = float(rng.uniform(*spec.die_mm))
+    return Setup(camera, shape, style, sample_lighting(rng), tuple(styles), size, tilt)
+
+
+def lamp_share(setup: Setup, placed: Placed) -> np.ndarray:
+    """(k,) how much of each lamp reaches a die past the bowl's rim."""
+    if not placed.pose.in_bowl:
+        return np.ones(len(setup.lighting.directions))
+    return setup.shape.lamp_visible(placed.pose.center[None], setup.lighting)[0]
+
+
+def cast_shadows(img: np.ndarray, setup: Setup, placed: list[Placed]) -> None:
+    """Darken float32 `img` under and beside each die: a soft cast shadow and a contact shadow."""
+    cam, light = setup.camera, setup.lighting
+    main = light.directions[int(np.argmax(light.colors.sum(axis=1)))]
+    mask = np.zeros((cam.height, cam.width), np.uint8)
+    for p in placed:
+        pts = p.pose.footprint(p.style.corner)
+        ground = float(setup.shape.inner_z(np.linalg.norm(p.pose.center[:2]))) if p.pose.in_bowl else 0.0
+        cast = pts - main[None] * ((pts[:, 2:3] - ground) / max(main[2], 0.25))
+        both = np.concatenate([cam.project(cast), cam.project(pts)]).astype(np.float32)
+        fill(mask, cv2.convexHull(both).reshape(-1, 2).astype(np.float64), 255)
+    px_per_mm = cam.focal / float(np.linalg.norm(cam.position))
+    sigma = max(0.8, setup.die_size * px_per_mm * 0.12)
+    soft = cv2.GaussianBlur(mask, (0, 0), sigma).astype(np.float32) / 255
+    strength = float(light.colors.max() / (light.colors.max() + light.ambient.max()))
+    img *= (1 - 0.75 * strength * soft)[..., None]
+
+
+def render_dice(img8: np.ndarray, setup: Setup, placed: list[Placed]) -> tuple[list[DieLabel], np.ndarray]:
+    """Draw the dice far to near onto uint8 `img8`; labels in `placed` order, and the die-id map."""
+    cam = setup.camera
+    ids = np.zeros((cam.height, cam.width), np.uint8)
+    labels: list[DieLabel | None] = [None] * len(placed)
+    for i in sorted(range(len(placed)), key=lambda i: -float(cam.depth(placed[i].pose.center))):
+        p = placed[i]
+        labels[i] = draw_die(img8, ids, i + 1, cam, p.pose, p.style, setup.lighting, lamp_share(setup, p))
+    return [lab for lab in labels if lab is not None], ids
+
+
+def to_uint8(img: np.ndarray) -> np.ndarray:
+    return np.clip(img * 255, 0, 255).astype(np.uint8)
+
+
+def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> tuple[np.ndarray, ImageLabel]:
+    """A BGR uint8 photo of dice in a bowl and its label (DATA.md, with pips); `file` is left empty."""
+    from bobing_vision.synth.effects import apply_effects, sample_effects
+    from bobing_vision.synth.table import render_table
+
+    spec = spec or SceneSpec()
+    setup = sample_setup(rng, spec)
+    cam = setup.camera
+    table, table_kind = render_table(rng, cam, setup.lighting)
+    bowl = render_bowl(rng, cam, setup.shape, setup.style, setup.lighting, table)
+    placed = place_dice(rng, spec, cam, setup.shape, list(setup.die_styles), setup.die_size,
+                        silhouette_mask(cam, setup.shape))
+    img = bowl.image
+    cast_shadows(img, setup, placed)
+    img8 = to_uint8(img)
+    dice, _ = render_dice(img8, setup, placed)
+    if not spec.clean:
+        img8 = apply_effects(rng, img8, sample_effects(rng))
+    extra = {
+        "width": cam.width,
+        "height": cam.height,
+        "synth": {
+            "bowl": setup.style.kind + ("+gilt" if setup.style.gilded else ""),
+            "bowl_cm": round(setup.shape.rim / 5.0, 1),
+            "die_mm": round(setup.die_size, 1),
+            "dice": "chinese" if setup.die_styles[0].chinese else "ordinary",
+            "table": table_kind,
+            "tilt_deg": round(setup.tilt_deg, 1),
+        },
+    }
+    return img8, ImageLabel(file="", dice=tuple(dice), bowl=rim_ellipse(cam, setup.shape), extra=extra)
