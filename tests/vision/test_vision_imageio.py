@@ -35,6 +35,13 @@ def encoded(ext: str, image: np.ndarray | None = None) -> bytes:
     return buf.tobytes()
 
 
+def progressive_jpeg() -> bytes:
+    """Several scans, each with its own start marker: the end must come after the last."""
+    ok, buf = cv2.imencode(".jpg", cv2.GaussianBlur(picture(), (0, 0), 2), [cv2.IMWRITE_JPEG_PROGRESSIVE, 1])
+    assert ok
+    return buf.tobytes()
+
+
 def png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
@@ -56,6 +63,8 @@ BAD_FILES = [
     pytest.param("empty.jpg", lambda: b"", ImageProblem.EMPTY, "0 bytes", id="empty"),
     pytest.param("notes.jpg", lambda: b"shopping list\n", ImageProblem.NOT_AN_IMAGE, "expected JPEG", id="text-named-jpg"),
     pytest.param("cut.jpg", lambda: encoded(".jpg")[:-200], ImageProblem.TRUNCATED, "whole JPEG", id="truncated-jpeg"),
+    pytest.param("cut-prog.jpg", lambda: progressive_jpeg()[: len(progressive_jpeg()) // 2], ImageProblem.TRUNCATED,
+                 "whole JPEG", id="truncated-progressive-jpeg"),
     pytest.param("cut-eoi.jpg", lambda: encoded(".jpg")[:-2], ImageProblem.TRUNCATED, "whole JPEG", id="jpeg-without-eoi"),
     pytest.param("cut.png", lambda: encoded(".png")[:-12], ImageProblem.TRUNCATED, "whole PNG", id="png-without-iend"),
     pytest.param("bomb.png", huge_png, ImageProblem.TOO_LARGE, "100000x100000", id="huge-dimension-header-png"),
@@ -112,6 +121,12 @@ def test_lossy_kinds_load_close_to_the_original(tmp_path: Path, ext: str) -> Non
     frame = load_image(path)
     assert frame.shape == (48, 64, 3)
     assert np.abs(frame.astype(int) - smooth.astype(int)).mean() < 8
+
+
+def test_whole_progressive_jpeg_loads(tmp_path: Path) -> None:
+    path = tmp_path / "progressive.jpg"
+    path.write_bytes(progressive_jpeg())
+    assert load_image(path).shape == (48, 64, 3)
 
 
 def test_grey_png_comes_back_with_three_channels(tmp_path: Path) -> None:
