@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None, *, reader: DiceReader | None = None) -> 
     from bobing_vision.evaluation.draw import annotate_mistakes, write_annotation
     from bobing_vision.evaluation.scoring import ImageResult
 
-    cv2.setNumThreads(1)  # the machine is shared; eval figures are per-core anyway
+    cv2.setNumThreads(1)  # one core: the machine is shared, and timings stay comparable run to run
     if args.annotate is not None and args.annotate.resolve() == args.folder.resolve():
         print("bobing eval: expected an --annotate folder other than the set's own, got the same", file=sys.stderr)
         return 2
