@@ -27,7 +27,7 @@ IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 class ImageLimits:
     """What a file may ask of us before it is refused."""
 
-    # 8K video is 33 MP and a phone's best sensor ~50 MP; more is a decompression bomb or a mistake.
+    # A webcam gives <= 8 MP and 8K video 33 MP; past 50 MP (~150 MB decoded) it is a bomb or the wrong file.
     max_pixels: int = 50_000_000
     # A compressed photo of <= 50 MP is far below this; reading more into memory only to refuse it is waste.
     max_file_bytes: int = 256 * 1024 * 1024
