@@ -1,0 +1,132 @@
+"""The whole loop on drawn throw clips: one announcement per throw, the game follows, corrections journalled."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import BookReader, FrameBook, ListSource, Recorder, Throw, render
+
+from bobing_vision.game import replay
+from bobing_vision.live.announce import Outcome
+from bobing_vision.live.events import EventSink
+from bobing_vision.live.loop import Command, CommandKind, LiveLoop, parse_command
+from bobing_vision.live.table import TableSetup, open_table
+from bobing_vision.errors import InvalidInput
+
+
+def make_loop(script: list[Throw], rng: np.random.Generator, journal: Path | None = None, events: io.StringIO | None = None,
+              resume: Path | None = None) -> tuple[LiveLoop, Recorder]:
+    book = FrameBook()
+    frames = render(script, rng, book)
+    table, _ = open_table(TableSetup(players=("A", "B", "C"), journal=journal, resume=resume, start_throw=(1, 3)))
+    recorder = Recorder()
+    sink = EventSink(events) if events is not None else None
+    return LiveLoop(ListSource(frames), BookReader(book), table, [recorder], sink), recorder
+
+
+def test_one_announcement_per_throw_with_the_right_award_and_turns(rng: np.random.Generator) -> None:
+    loop, rec = make_loop([Throw("444411"), Throw("123456"), Throw("421365"), Throw("222333")], rng)
+    stats = loop.run()
+    assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 4
+    assert [a.award.category.name for a in rec.announced] == ["CHA_JIN_HUA", "DUI_TANG", "DUI_TANG", "NONE"]
+    assert [a.player for a in rec.announced] == ["A", "C", "B", "A"]  # 1+3 counted from A, counter-clockwise
+    assert loop.table.game.state.throws == 4 and stats.source_ended
+
+
+def test_nothing_is_announced_while_dice_move(rng: np.random.Generator) -> None:
+    loop, rec = make_loop([Throw("444411", moving=90, still=10)], rng)
+    loop.run()
+    assert rec.announced == []
+
+
+def test_events_are_json_lines_in_order(rng: np.random.Generator) -> None:
+    out = io.StringIO()
+    loop, _ = make_loop([Throw("444411"), Throw("123456")], rng, events=out)
+    loop.run()
+    events = [json.loads(line) for line in out.getvalue().splitlines()]
+    kinds = [e["event"] for e in events if e["event"] in ("throw_started", "settled", "announced")]
+    assert kinds == ["throw_started", "settled", "announced"] * 2
+    first = next(e for e in events if e["event"] == "announced")
+    assert first["award"]["zh"] == "状元插金花" and first["faces"] == [1, 1, 4, 4, 4, 4]
+    assert first["player"] == "A" and first["turn"] == "C" and "对堂" in first["prize"]
+
+
+@pytest.mark.parametrize(
+    ("case", "throw", "outcome", "recorded"),
+    [
+        ("die out of the bowl: a void throw", Throw("4444x1"), Outcome.VOID, 1),
+        ("unreadable die: please look, nothing recorded", Throw("44?411"), Outcome.LOOK, 0),
+    ],
+)
+def test_results_that_are_not_awards(case: str, throw: Throw, outcome: Outcome, recorded: int, rng: np.random.Generator) -> None:
+    loop, rec = make_loop([throw], rng)
+    loop.run()
+    assert [a.outcome for a in rec.announced] == [outcome], case
+    assert loop.table.game.state.throws == recorded
+    if outcome is Outcome.LOOK:
+        assert "can't read die 3 — please look" in rec.announced[0].text
+
+
+@pytest.mark.parametrize(
+    ("case", "throw"),
+    [("a hand resting in the bowl", Throw("444411", hand=True)), ("a jittery read", Throw("444411", jitter=True))],
+)
+def test_no_announcement(case: str, throw: Throw, rng: np.random.Generator) -> None:
+    loop, rec = make_loop([throw], rng)
+    loop.run()
+    assert rec.announced == [], case
+    assert rec.notices, case  # the operator is told something, though nothing is announced
+    assert loop.table.game.state.throws == 0
+
+
+def test_a_correction_and_a_void_are_applied_and_journalled(rng: np.random.Generator, tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    loop, rec = make_loop([Throw("444411")], rng, journal=journal)
+    loop.run()
+    loop.submit(parse_command("c 444412"))
+    loop.submit(Command(CommandKind.VOID))
+    loop.run()  # the source has ended: this just applies the queued commands
+    assert [a.outcome for a in rec.announced] == [Outcome.AWARD, Outcome.CORRECTED, Outcome.VOIDED]
+    assert rec.announced[1].award.category.name == "SI_HONG"
+    loop.table.close()
+    records = [json.loads(line)["event"] for line in journal.read_text().splitlines()]
+    assert records == ["new", "start", "throw", "fix", "void"]
+    assert replay(journal).game.state.throws == 0
+
+
+def test_a_throw_that_could_not_be_read_is_entered_by_hand(rng: np.random.Generator) -> None:
+    loop, rec = make_loop([Throw("44?411")], rng)
+    loop.run()
+    loop.submit(parse_command("c 444411"))
+    loop.run()
+    assert [a.outcome for a in rec.announced] == [Outcome.LOOK, Outcome.AWARD]
+    assert loop.table.game.state.throws == 1
+
+
+def test_a_resumed_journal_carries_on_the_same_game(rng: np.random.Generator, tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    loop, _ = make_loop([Throw("444411"), Throw("123456")], rng, journal=journal)
+    loop.run()
+    loop.table.close()  # as after Ctrl-C: every event is already fsync'd
+    loop2, rec2 = make_loop([Throw("444466")], rng, resume=journal)
+    assert loop2.table.game.state.throws == 2 and loop2.table.turn == "B"
+    loop2.run()
+    assert [a.player for a in rec2.announced] == ["B"]
+    loop2.table.close()
+    game = replay(journal).game
+    assert game.state.throws == 3 and [str(t) for _, t in game.history()] == ["114444", "123456", "444466"]
+
+
+@pytest.mark.parametrize(("text", "kind"), [("c 444411", CommandKind.CORRECT), ("v", CommandKind.VOID), ("n", CommandKind.NEW_GAME), ("q", CommandKind.QUIT)])
+def test_commands_parse(text: str, kind: CommandKind) -> None:
+    assert parse_command(text).kind is kind
+
+
+@pytest.mark.parametrize("text", ["x", "c", "c 44441", "c 444417"])
+def test_bad_commands_say_what_is_expected(text: str) -> None:
+    with pytest.raises(InvalidInput, match="expected"):
+        parse_command(text)
