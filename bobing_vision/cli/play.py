@@ -14,10 +14,14 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-if TYPE_CHECKING:
-    from bobing_vision.game import Journal, Outcome
+# The game and the rules core are standard library only, so importing them here keeps `bobing` instant.
+from bobing_vision.errors import BobingError, InvalidInput
+from bobing_vision.game import Correction, Game, Journal, Outcome, PrizeNames, StartThrow, ThrowEvent, resume
+from bobing_vision.game.seating import validate_start_dice
+from bobing_vision.game.text import outcome_text, remaining_text, result_text, status_text
+from bobing_vision.rules import RuleSet
 
 T = TypeVar("T")
 
@@ -66,9 +70,12 @@ def _ask(prompt: str) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from bobing_vision.errors import BobingError
-
     try:
+        if args.start_throw is not None:  # checked before any journal file is made
+            try:
+                validate_start_dice(args.start_throw)
+            except InvalidInput as exc:
+                raise InvalidInput(f"--start-throw: {exc}") from None
         journal = _resume(args) if args.resume is not None else _new(args)
     except BobingError as exc:
         print(f"bobing play: {exc}", file=sys.stderr)
@@ -81,15 +88,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _new(args: argparse.Namespace) -> Journal | None:
-    from bobing_vision.game import Game, Journal, PrizeNames
-    from bobing_vision.rules import RuleSet
-
     rules = RuleSet.load(args.rules) if args.rules else None
     prizes = PrizeNames.parse(args.prizes) if args.prizes else None
     if args.players is not None:
         game = Game(args.players.split(","), rules, prizes)
     else:
-        asked = _until_valid("players, clockwise, comma-separated (e.g. A,B,C): ", lambda text: Game(text.split(","), rules, prizes))
+        asked = _until_valid(
+            "players, clockwise, comma-separated (e.g. A,B,C): ", lambda text: Game(text.split(","), rules, prizes)
+        )
         if asked is None:
             return None
         game = asked
@@ -101,9 +107,6 @@ def _new(args: argparse.Namespace) -> Journal | None:
 
 
 def _resume(args: argparse.Namespace) -> Journal:
-    from bobing_vision.errors import InvalidInput
-    from bobing_vision.game import resume
-
     given = [flag for flag, value in (("--players", args.players), ("--rules", args.rules), ("--prizes", args.prizes)) if value]
     if given:
         raise InvalidInput(f"expected --resume alone (the journal holds the players, rules and prizes), got {given[0]} too")
@@ -117,8 +120,6 @@ def _resume(args: argparse.Namespace) -> Journal:
 
 def _until_valid(prompt: str, make: Callable[[str], T]) -> T | None:
     """Ask until `make(answer)` accepts it; wrong input gets its message and the prompt again."""
-    from bobing_vision.errors import InvalidInput
-
     while True:
         answer = _ask(prompt)
         if answer is None:
@@ -130,10 +131,6 @@ def _until_valid(prompt: str, make: Callable[[str], T]) -> T | None:
 
 
 def _play(journal: Journal, start_dice: list[int] | None) -> int:
-    from bobing_vision.errors import InvalidInput
-    from bobing_vision.game import StartThrow
-    from bobing_vision.game.text import result_text, status_text
-
     game = journal.game
     if journal.ended:
         _say(result_text(game))
@@ -141,11 +138,7 @@ def _play(journal: Journal, start_dice: list[int] | None) -> int:
     if not game.started:
         thrower = game.players[0]
         if start_dice is not None:
-            try:
-                _show(journal, journal.apply(StartThrow(0, tuple(start_dice))))
-            except InvalidInput as exc:
-                print(f"bobing play: --start-throw: {exc}", file=sys.stderr)
-                return 2
+            _show(journal, journal.apply(StartThrow(0, tuple(start_dice))))
         else:
             outcome = _until_valid(
                 f"start throw: {thrower} throws two dice (e.g. 3 5): ",
@@ -177,8 +170,6 @@ def _prompt(journal: Journal) -> str:
 
 
 def _dice(text: str) -> tuple[int, ...]:
-    from bobing_vision.errors import InvalidInput
-
     digits = text.replace(",", " ").split()
     if len(digits) == 1:
         digits = list(digits[0])
@@ -189,10 +180,6 @@ def _dice(text: str) -> tuple[int, ...]:
 
 def _command(journal: Journal, line: str) -> None:
     """One typed line: a throw, a correction, or a table command. Bad input raises InvalidInput."""
-    from bobing_vision.errors import InvalidInput
-    from bobing_vision.game import Correction, ThrowEvent
-    from bobing_vision.game.text import status_text
-
     word, _, rest = line.partition(" ")
     word = word.lower()
     if not line:
@@ -216,8 +203,6 @@ def _command(journal: Journal, line: str) -> None:
 
 
 def _show(journal: Journal, outcome: Outcome) -> None:
-    from bobing_vision.game.text import outcome_text, remaining_text, result_text
-
     game = journal.game
     _say(["  " + line for line in outcome_text(game, outcome)])
     _say(result_text(game) if game.over else "  " + remaining_text(game))
