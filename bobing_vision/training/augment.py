@@ -1,0 +1,63 @@
+"""Photometric augmentation: the reader must work under cameras, white balance, blur and JPEG it never saw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class AugmentConfig:
+    """How hard each augmentation pushes; probabilities per image."""
+
+    gain_sigma: float = 0.15  # per-channel white balance, log scale: tungsten to shade
+    brightness_sigma: float = 0.30  # overall exposure, log scale
+    contrast_range: tuple[float, float] = (0.6, 1.3)  # flat phone shots to punchy webcams
+    gamma_sigma: float = 0.2  # camera tone curves, log scale
+    desaturate_p: float = 0.15  # some cameras and lights wash colour out (red pips turn pale)
+    blur_p: float = 0.3  # focus and motion blur
+    blur_sigma_max: float = 1.6  # in output pixels
+    noise_p: float = 0.5  # sensor noise
+    noise_sigma_max: float = 10.0  # in grey levels
+    jpeg_p: float = 0.3  # web cameras and phone photos are JPEG
+    jpeg_quality: tuple[int, int] = (30, 95)
+
+
+def photometric(image: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig = AugmentConfig()) -> np.ndarray:
+    """One random camera look for a uint8 BGR image (any size)."""
+    x = image.astype(np.float32) * (1.0 / 255.0)
+    if rng.random() < cfg.desaturate_p:
+        grey = x.mean(axis=2, keepdims=True)
+        x = grey + (x - grey) * rng.uniform(0.2, 0.8)
+    gains = np.exp(rng.normal(0.0, cfg.gain_sigma, 3) + rng.normal(0.0, cfg.brightness_sigma)).astype(np.float32)
+    x = x * gains
+    mean = float(x.mean())
+    x = (x - mean) * rng.uniform(*cfg.contrast_range) + mean
+    x = np.clip(x, 0.0, 1.0) ** np.float32(np.exp(rng.normal(0.0, cfg.gamma_sigma)))
+    if rng.random() < cfg.blur_p:
+        sigma = rng.uniform(0.3, cfg.blur_sigma_max)
+        if rng.random() < 0.3:
+            x = motion_blur(x, rng, sigma)
+        else:
+            x = cv2.GaussianBlur(x, (0, 0), sigma)
+    if rng.random() < cfg.noise_p:
+        x = x + rng.normal(0.0, rng.uniform(0.0, cfg.noise_sigma_max) / 255.0, x.shape).astype(np.float32)
+    out = np.clip(x * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    if rng.random() < cfg.jpeg_p:
+        quality = int(rng.integers(*cfg.jpeg_quality))
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def motion_blur(x: np.ndarray, rng: np.random.Generator, sigma: float) -> np.ndarray:
+    length = max(2, int(round(sigma * 3)))
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (length, length))
+    kernel /= max(float(kernel.sum()), 1e-6)
+    return cv2.filter2D(x, -1, kernel)

@@ -1,0 +1,96 @@
+"""The two torch networks behind models/*.onnx: a die locator and a pip reader (torch only here).
+
+Both take float BGR 0..255 in NCHW and normalise inside, so the runtime only converts and transposes.
+Depthwise-separable blocks keep the locator near a few tens of MFLOPs at 256x320.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+READER_CLASSES = 7  # faces 1..6 and "not a readable top face"
+
+
+def conv_bn(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class SepBlock(nn.Module):
+    """Depthwise 3x3 + pointwise 1x1, with a residual when the shape allows it."""
+
+    def __init__(self, cin: int, cout: int, stride: int = 1) -> None:
+        super().__init__()
+        self.dw = nn.Sequential(nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False), nn.BatchNorm2d(cin))
+        self.pw = nn.Sequential(nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout))
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.pw(F.relu(self.dw(x)))
+        return F.relu(y + x if self.residual else y)
+
+
+def normalise(x: torch.Tensor) -> torch.Tensor:
+    return (x - 127.5) * (1.0 / 64.0)
+
+
+class LocatorNet(nn.Module):
+    """Frame -> (N, 4, H/4, W/4): centre heat (sigmoid), x/y offset in cells, log face size in pixels.
+
+    A small U shape: strides 2..16 for context (a die up to ~120 input pixels), fused back at stride 4.
+    """
+
+    def __init__(self, width: int = 24) -> None:
+        super().__init__()
+        w = width
+        self.stem = nn.Sequential(conv_bn(3, 16, 2), SepBlock(16, w, 2))  # stride 4
+        self.s4 = nn.Sequential(SepBlock(w, w), SepBlock(w, w))
+        self.s8 = nn.Sequential(SepBlock(w, 2 * w, 2), SepBlock(2 * w, 2 * w))
+        self.s16 = nn.Sequential(SepBlock(2 * w, 3 * w, 2), SepBlock(3 * w, 3 * w), SepBlock(3 * w, 3 * w))
+        self.up16 = nn.Conv2d(3 * w, 2 * w, 1)
+        self.up8 = nn.Conv2d(2 * w, w, 1)
+        self.fuse = SepBlock(w, w)
+        self.head = nn.Sequential(nn.Conv2d(w, w, 3, 1, 1), nn.ReLU(inplace=True), nn.Conv2d(w, 4, 1))
+        nn.init.constant_(self.head[-1].bias, 0.0)
+        with torch.no_grad():
+            self.head[-1].bias[0] = -4.0  # start with "no die anywhere" (focal-loss prior)
+            self.head[-1].bias[3] = 3.0  # ~20 px faces
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x4 = self.s4(self.stem(normalise(x)))
+        x8 = self.s8(x4)
+        x16 = self.s16(x8)
+        y8 = x8 + F.interpolate(self.up16(x16), size=x8.shape[2:], mode="nearest")
+        y4 = x4 + F.interpolate(self.up8(y8), size=x4.shape[2:], mode="nearest")
+        out = self.head(self.fuse(y4))
+        heat = torch.sigmoid(out[:, :1])
+        offset = torch.tanh(out[:, 1:3]) * 0.5  # cell-relative, within the cell
+        return torch.cat([heat, offset, out[:, 3:4]], dim=1)
+
+
+class ReaderNet(nn.Module):
+    """Crops (N, 3, S, S) -> face logits (N, 7) and pip heat (N, 2, S/2, S/2) (black, red; sigmoid)."""
+
+    def __init__(self, width: int = 32) -> None:
+        super().__init__()
+        w = width
+        self.stem = nn.Sequential(conv_bn(3, w // 2), conv_bn(w // 2, w, 2))  # stride 2
+        self.s2 = nn.Sequential(SepBlock(w, w), SepBlock(w, w))
+        self.s4 = nn.Sequential(SepBlock(w, 2 * w, 2), SepBlock(2 * w, 2 * w))
+        self.s8 = nn.Sequential(SepBlock(2 * w, 3 * w, 2), SepBlock(3 * w, 3 * w))
+        self.up = nn.Conv2d(2 * w, w, 1)
+        self.pip_head = nn.Sequential(nn.Conv2d(w, w, 3, 1, 1), nn.ReLU(inplace=True), nn.Conv2d(w, 2, 1))
+        self.face_head = nn.Sequential(nn.Linear(6 * w, 64), nn.ReLU(inplace=True), nn.Linear(64, READER_CLASSES))
+        with torch.no_grad():
+            self.pip_head[-1].bias.fill_(-4.0)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        x2 = self.s2(self.stem(normalise(x)))
+        x4 = self.s4(x2)
+        x8 = self.s8(x4)
+        pooled = torch.cat([x8.mean(dim=(2, 3)), x8.amax(dim=(2, 3))], dim=1)
+        logits = self.face_head(pooled)
+        y2 = x2 + F.interpolate(self.up(x4), size=x2.shape[2:], mode="nearest")
+        pips = torch.sigmoid(self.pip_head(y2))
+        return logits, pips

@@ -1,0 +1,167 @@
+"""Training samples with their targets: locator patches (heat, offset, size) and reader crops (face, pips).
+
+Crops are cut with the runtime's own `cut_crops`, so training sees exactly what the detector feeds the
+reader; only the jitter of centre and size (the locator's error) and the rotation are added here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from bobing_vision.training.augment import AugmentConfig, photometric
+from bobing_vision.training.scenes import UNREADABLE, Scene
+from bobing_vision.vision.detector import LOCATOR_STRIDE, PAD_VALUE, READER_STRIDE, cut_crops
+
+NOT_A_FACE = 6  # the reader's class index for "not a readable top face"
+
+
+@dataclass(frozen=True)
+class SampleConfig:
+    """Geometry of the training samples; runtime geometry lives in vision.detector.DetectorConfig."""
+
+    locator_input: tuple[int, int] = (256, 320)  # H, W the locator is exported at (640x480 -> x0.5)
+    patch: int = 192  # locator training patch side: fully convolutional, smaller is cheaper
+    scale_jitter: float = 0.7  # log-uniform +- around the runtime scale: dice 2x smaller or bigger
+    min_die_px: float = 7.0  # do not train on dice smaller than this in locator input pixels
+    heat_sigma_frac: float = 0.12  # Gaussian sigma of a centre, as a share of the face size (in cells)
+    crop: int = 40  # reader input side
+    face_fraction: float = 0.6  # must equal DetectorConfig.crop_face_fraction
+    center_jitter: float = 0.10  # reader crop centre error, share of the face size (sigma)
+    size_jitter: float = 0.12  # reader crop size error, log sigma
+    negative_share: float = 0.15  # share of reader crops that are background (not a die)
+    pip_sigma_cells: float = 0.8  # Gaussian sigma of a pip in reader heat cells
+
+
+def runtime_scale(scene: Scene, cfg: SampleConfig) -> float:
+    h, w = scene.image.shape[:2]
+    return min(cfg.locator_input[0] / h, cfg.locator_input[1] / w)
+
+
+def locator_sample(
+    scene: Scene, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(patch HxWx3 uint8, heat (1,h,w), regression (4,h,w): off_x, off_y, log size, mask)."""
+    p = cfg.patch
+    scale = runtime_scale(scene, cfg) * math.exp(rng.uniform(-cfg.scale_jitter, cfg.scale_jitter))
+    if scene.dice:
+        median = float(np.median([d.size for d in scene.dice]))
+        scale = max(scale, cfg.min_die_px * 1.2 / median)
+    angle = rng.uniform(-math.pi, math.pi) if rng.random() < 0.7 else 0.0
+    h, w = scene.image.shape[:2]
+    if scene.dice and rng.random() < 0.7:
+        d = scene.dice[rng.integers(len(scene.dice))]
+        src = np.array(d.center) + rng.normal(0, p / scale / 6, 2)
+    else:
+        src = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+    c, s = math.cos(angle) * scale, math.sin(angle) * scale
+    flip = -1.0 if rng.random() < 0.5 else 1.0
+    a = np.array([[c * flip, -s * flip], [s, c]])
+    t = np.array([p / 2, p / 2]) - a @ src
+    matrix = np.hstack([a, t[:, None]])
+    border = cv2.BORDER_CONSTANT if rng.random() < 0.5 else cv2.BORDER_REFLECT
+    interp = cv2.INTER_AREA if scale < 0.7 else cv2.INTER_LINEAR
+    if interp == cv2.INTER_AREA:  # pre-shrink so the warp does not alias small pips and edges
+        pre = scale / 0.8
+        small = cv2.resize(scene.image, None, fx=pre, fy=pre, interpolation=cv2.INTER_AREA)
+        m2 = matrix.copy()
+        m2[:, :2] /= pre
+        patch = cv2.warpAffine(small, m2, (p, p), flags=cv2.INTER_LINEAR, borderMode=border, borderValue=(PAD_VALUE,) * 3)
+    else:
+        patch = cv2.warpAffine(scene.image, matrix, (p, p), flags=interp, borderMode=border, borderValue=(PAD_VALUE,) * 3)
+    patch = photometric(patch, rng, aug)
+    g = p // LOCATOR_STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for d in scene.dice:
+        x, y = matrix @ np.array([d.center[0], d.center[1], 1.0])
+        size = d.size * scale
+        if not (0 <= x < p and 0 <= y < p):
+            continue
+        cx, cy = x / LOCATOR_STRIDE - 0.5, y / LOCATOR_STRIDE - 0.5  # in cell-centre coordinates
+        sigma = max(0.6, cfg.heat_sigma_frac * size / LOCATOR_STRIDE)
+        ix, iy = int(round(cx)), int(round(cy))
+        ix, iy = min(max(ix, 0), g - 1), min(max(iy, 0), g - 1)
+        blob = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2))
+        heat = np.maximum(heat, blob)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (cx - ix, cy - iy, math.log(max(size, 1.0)), 1.0)
+    return patch, heat[None], reg
+
+
+def reader_sample(
+    scene: Scene, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig
+) -> tuple[np.ndarray, int, np.ndarray, float]:
+    """(crop SxSx3 uint8, class 0..6, pip heat (2, S/2, S/2), pip mask 0/1)."""
+    sizes = [d.size for d in scene.dice]
+    g = cfg.crop // READER_STRIDE
+    if not scene.dice or rng.random() < cfg.negative_share:
+        size = float(rng.choice(sizes)) if sizes else 40.0
+        center = background_point(scene, size, rng)
+        label, pips, pip_mask = NOT_A_FACE, np.zeros((0, 3), np.float32), 1.0
+    else:
+        d = scene.dice[rng.integers(len(scene.dice))]
+        size = d.size
+        center = np.array(d.center) + rng.normal(0, cfg.center_jitter * size, 2)
+        label = NOT_A_FACE if d.face == UNREADABLE else d.face - 1
+        known = d.pips is not None and d.face != UNREADABLE
+        pips = d.pips if known else np.zeros((0, 3), np.float32)
+        pip_mask = 1.0 if known else 0.0
+    size *= math.exp(rng.normal(0, cfg.size_jitter))
+    crops, tf = cut_crops(scene.image, np.array([center], np.float64), np.array([size]), cfg.crop, cfg.face_fraction)
+    crop = crops[0]
+    # pips into crop pixels (pixel-centre convention of cut_crops), then the same rotation/flip
+    uv = (pips[:, :2] - tf.origins[0]) / tf.scales[0] if len(pips) else np.zeros((0, 2))
+    angle = float(rng.uniform(0, 360))
+    rot = cv2.getRotationMatrix2D((cfg.crop / 2, cfg.crop / 2), angle, 1.0)
+    if rng.random() < 0.5:
+        rot = rot @ np.array([[-1.0, 0, cfg.crop], [0, 1, 0], [0, 0, 1]])
+    crop = cv2.warpAffine(crop, rot, (cfg.crop, cfg.crop), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    crop = photometric(crop, rng, aug)
+    heat = np.zeros((2, g, g), np.float32)
+    if len(uv):
+        uv = (rot[:, :2] @ uv.T).T + rot[:, 2]
+        yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+        for (u, v), red in zip(uv, pips[:, 2]):
+            cx, cy = u / READER_STRIDE - 0.5, v / READER_STRIDE - 0.5
+            blob = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * cfg.pip_sigma_cells**2))
+            ch = int(red > 0.5)
+            heat[ch] = np.maximum(heat[ch], blob)
+    return crop, label, heat, pip_mask
+
+
+def background_point(scene: Scene, size: float, rng: np.random.Generator) -> np.ndarray:
+    """A point at least ~0.8 face from every die centre (falls back to any point after a few tries)."""
+    h, w = scene.image.shape[:2]
+    centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
+    point = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+    for _ in range(20):
+        if not len(centers) or np.min(np.hypot(*(centers - point).T)) > 0.8 * size:
+            break
+        point = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+    return point
+
+
+def locator_batch(
+    scenes: list[Scene], n: int, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    items = [locator_sample(scenes[rng.integers(len(scenes))], rng, cfg, aug) for _ in range(n)]
+    images = np.stack([i[0] for i in items]).transpose(0, 3, 1, 2).astype(np.float32)
+    return images, np.stack([i[1] for i in items]), np.stack([i[2] for i in items])
+
+
+def reader_batch(
+    scenes: list[Scene], n: int, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    items = [reader_sample(scenes[rng.integers(len(scenes))], rng, cfg, aug) for _ in range(n)]
+    crops = np.stack([i[0] for i in items]).transpose(0, 3, 1, 2).astype(np.float32)
+    return (
+        crops,
+        np.array([i[1] for i in items], np.int64),
+        np.stack([i[2] for i in items]),
+        np.array([i[3] for i in items], np.float32),
+    )

@@ -1,0 +1,71 @@
+"""Training scenes: images with their dice (centre, top-face size, face, pips when known), from real
+DATA.md sets and from the scene generator. No torch here, so the data path is testable without it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bobing_vision.dataset.labels import ImageLabel, load_labels
+from bobing_vision.errors import InvalidInput
+
+UNREADABLE = 0  # the face of a die that must be read as "not a readable top face" (a cocked die)
+
+
+@dataclass(frozen=True)
+class DieTarget:
+    center: tuple[float, float]
+    size: float  # top-face side in image pixels
+    face: int  # 1..6, or UNREADABLE
+    pips: np.ndarray | None  # (P, 3): x, y, red; None when the labels have no pips (real photos)
+
+
+@dataclass(frozen=True)
+class Scene:
+    image: np.ndarray
+    dice: tuple[DieTarget, ...]
+    source: str  # the set's name, for per-set figures
+
+    @property
+    def has_pips(self) -> bool:
+        return all(d.pips is not None for d in self.dice)
+
+
+def scene_from_label(image: np.ndarray, label: ImageLabel, source: str, with_pips: bool) -> Scene:
+    dice = []
+    for d in label.dice:
+        if d.size is None:
+            continue  # a centre-only label gives no size to learn
+        pips = None
+        if with_pips:
+            pips = np.array([[p.center[0], p.center[1], float(p.red)] for p in d.pips], np.float32).reshape(-1, 3)
+        dice.append(DieTarget(center=d.center, size=float(d.size), face=UNREADABLE if d.cocked else d.face, pips=pips))
+    return Scene(image=image, dice=tuple(dice), source=source)
+
+
+def load_real_set(folder: Path | str) -> list[Scene]:
+    """Every labelled image of a DATA.md folder; pips are unknown for real photos."""
+    folder = Path(folder)
+    labels = load_labels(folder)
+    scenes = []
+    for name, label in sorted(labels.items()):
+        image = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
+        if image is None:
+            raise InvalidInput(f"expected a readable image, got {folder / name}")
+        scenes.append(scene_from_label(image, label, folder.name, with_pips=False))
+    return scenes
+
+
+def render_synth(count: int, seed: int) -> list[Scene]:
+    """`count` generated bowl scenes with exact labels, pips included."""
+    from bobing_vision.synth import render_scene
+
+    rng = np.random.default_rng(seed)
+    scenes = []
+    for _ in range(count):
+        image, label = render_scene(rng)
+        scenes.append(scene_from_label(image, label, "synth", with_pips=True))
+    return scenes

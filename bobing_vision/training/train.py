@@ -1,0 +1,188 @@
+"""Train the die locator and the pip reader together, export both to ONNX and check the export.
+
+One step = one locator batch + one reader batch, drawn by a background thread (OpenCV releases the
+GIL) so augmentation overlaps the torch step. Randomness comes from the passed seed only.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from bobing_vision.training.augment import AugmentConfig
+from bobing_vision.training.nets import LocatorNet, ReaderNet
+from bobing_vision.training.samples import SampleConfig, locator_batch, reader_batch
+from bobing_vision.training.scenes import Scene
+from bobing_vision.vision.detector import LOCATOR_FILE, READER_FILE
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Optimisation settings; sized so a full run stays under ~25 minutes on one CPU thread."""
+
+    epochs: int = 30
+    locator_batch: int = 16
+    reader_batch: int = 128
+    lr: float = 3e-3  # Adam with cosine decay; small nets tolerate a high start
+    weight_decay: float = 1e-4
+    label_smoothing: float = 0.05  # real labels have a few errors; keep the reader humble
+    pip_weight: float = 1.0  # pip heat loss next to the face loss
+    size_weight: float = 1.0  # log-size regression next to the heat loss
+    threads: int = 1  # the machine is shared
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    locator: Path
+    reader: Path
+    steps: int
+    seconds: float
+    last_losses: dict[str, float]
+    export_max_diff: float
+
+
+def focal_heat_loss(pred: torch.Tensor, target: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on a sigmoid heat; positives are cells where target == 1."""
+    p = pred.clamp(1e-4, 1 - 1e-4)
+    pos = (target >= 0.999).float()
+    neg_w = (1 - target) ** 4
+    loss = -(torch.log(p) * (1 - p) ** 2 * pos + torch.log(1 - p) * p**2 * neg_w * (1 - pos))
+    if mask is not None:
+        loss = loss * mask
+        pos = pos * mask
+    return loss.sum() / pos.sum().clamp(min=1.0)
+
+
+def locator_loss(out: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, cfg: TrainConfig) -> dict[str, torch.Tensor]:
+    mask = reg[:, 3:4]
+    n = mask.sum().clamp(min=1.0)
+    off = (F.l1_loss(out[:, 1:3], reg[:, 0:2], reduction="none") * mask).sum() / n
+    size = (F.l1_loss(out[:, 3:4], reg[:, 2:3], reduction="none") * mask).sum() / n
+    return {"heat": focal_heat_loss(out[:, :1], heat), "offset": off, "size": cfg.size_weight * size}
+
+
+def reader_loss(
+    logits: torch.Tensor, pips: torch.Tensor, label: torch.Tensor, pip_target: torch.Tensor, pip_mask: torch.Tensor,
+    cfg: TrainConfig,
+) -> dict[str, torch.Tensor]:
+    face = F.cross_entropy(logits, label, label_smoothing=cfg.label_smoothing)
+    mask = pip_mask[:, None, None, None].expand_as(pips)
+    pip = focal_heat_loss(pips, pip_target, mask) if float(pip_mask.sum()) > 0 else logits.sum() * 0.0
+    return {"face": face, "pips": cfg.pip_weight * pip}
+
+
+def peak_targets(heat: np.ndarray) -> np.ndarray:
+    """Pip heat with each blob's maximum cell set to exactly 1 (the focal loss's positives)."""
+    out = heat.copy()
+    flat = out.reshape(-1, *out.shape[-2:])
+    for m in flat:
+        if m.max() <= 0.3:
+            continue
+        from cv2 import dilate
+
+        peak = (m >= dilate(m, np.ones((3, 3), np.uint8))) & (m > 0.3)
+        m[peak] = 1.0
+    return out
+
+
+def batches(
+    scenes: list[Scene], reader_scenes: list[Scene], cfg: TrainConfig, sample: SampleConfig, aug: AugmentConfig,
+    steps: int,
+) -> Iterator[tuple[np.ndarray, ...]]:
+    """Yields (loc images, heat, reg, crops, labels, pip heat, pip mask), made ahead by one thread."""
+    rng = np.random.default_rng(cfg.seed + 1)
+    q: queue.Queue = queue.Queue(maxsize=6)
+
+    def produce() -> None:
+        for _ in range(steps):
+            loc = locator_batch(scenes, cfg.locator_batch, rng, sample, aug)
+            crops, labels, pip_heat, pip_mask = reader_batch(reader_scenes, cfg.reader_batch, rng, sample, aug)
+            q.put((*loc, crops, labels, peak_targets(pip_heat), pip_mask))
+
+    threading.Thread(target=produce, daemon=True).start()
+    for _ in range(steps):
+        yield q.get()
+
+
+def train(
+    scenes: list[Scene], out_dir: Path, cfg: TrainConfig = TrainConfig(), sample: SampleConfig = SampleConfig(),
+    aug: AugmentConfig = AugmentConfig(), max_steps: int | None = None, log: Callable[[str], None] | None = None,
+) -> TrainResult:
+    """Train both nets on `scenes` and write the two .onnx files into `out_dir`."""
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    locator, reader = LocatorNet(), ReaderNet()
+    params = list(locator.parameters()) + list(reader.parameters())
+    opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
+    steps = max(1, cfg.epochs * math.ceil(len(scenes) / cfg.locator_batch))
+    if max_steps is not None:
+        steps = min(steps, max_steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=steps, pct_start=0.05)
+    start = time.monotonic()
+    running: dict[str, float] = {}
+    locator.train()
+    reader.train()
+    for step, batch in enumerate(batches(scenes, scenes, cfg, sample, aug, steps)):
+        images, heat, reg, crops, labels, pip_heat, pip_mask = (torch.from_numpy(b) for b in batch)
+        losses = locator_loss(locator(images), heat, reg, cfg)
+        logits, pips = reader(crops)
+        losses.update(reader_loss(logits, pips, labels, pip_heat, pip_mask, cfg))
+        total = sum(losses.values())
+        opt.zero_grad(set_to_none=True)
+        total.backward()  # type: ignore[union-attr]
+        opt.step()
+        sched.step()
+        for k, v in losses.items():
+            value = float(v.detach())
+            running[k] = 0.98 * running.get(k, value) + 0.02 * value
+        if log is not None and (step % 50 == 0 or step == steps - 1):
+            text = " ".join(f"{k}={v:.3f}" for k, v in running.items())
+            log(f"step {step + 1}/{steps} {time.monotonic() - start:.0f}s {text}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    diff = export(locator, reader, out_dir, sample)
+    return TrainResult(
+        locator=out_dir / LOCATOR_FILE, reader=out_dir / READER_FILE, steps=steps,
+        seconds=time.monotonic() - start, last_losses=running, export_max_diff=diff,
+    )
+
+
+def export(locator: LocatorNet, reader: ReaderNet, out_dir: Path, sample: SampleConfig) -> float:
+    """Write both ONNX files (opset 17, read by onnxruntime >= 1.14) and return the largest difference
+    between torch and onnxruntime outputs on random input; raises if they disagree."""
+    import onnxruntime as ort
+
+    locator.eval()
+    reader.eval()
+    gen = torch.Generator().manual_seed(0)
+    frame = torch.rand(1, 3, *sample.locator_input, generator=gen) * 255
+    crops = torch.rand(5, 3, sample.crop, sample.crop, generator=gen) * 255
+    loc_path, read_path = out_dir / LOCATOR_FILE, out_dir / READER_FILE
+    torch.onnx.export(
+        locator, (frame,), str(loc_path), input_names=["frame"], output_names=["maps"], opset_version=17,
+        dynamo=False,
+    )
+    torch.onnx.export(
+        reader, (crops,), str(read_path), input_names=["crops"], output_names=["face_logits", "pip_heat"],
+        opset_version=17, dynamic_axes={"crops": {0: "n"}, "face_logits": {0: "n"}, "pip_heat": {0: "n"}},
+        dynamo=False,
+    )
+    with torch.no_grad():
+        expected = [locator(frame).numpy(), *(t.numpy() for t in reader(crops))]
+    got = []
+    for path, x in ((loc_path, frame), (read_path, crops)):
+        sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        got += sess.run(None, {sess.get_inputs()[0].name: x.numpy()})
+    diff = max(float(np.abs(a - b).max()) for a, b in zip(expected, got))
+    if diff > 1e-3:
+        raise RuntimeError(f"expected ONNX and torch outputs to agree within 1e-3, got {diff:.2e}")
+    return diff

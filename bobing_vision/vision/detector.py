@@ -1,0 +1,322 @@
+"""The ONNX dice detector: a die locator on the downscaled frame, then a pip reader on each die.
+
+Two small models in `models/`:
+- `dice_locator.onnx`: BGR frame letterboxed to the session's input size -> one map at stride 4 with
+  four channels: top-face centre heat (0..1), sub-cell x/y offset, log of the top-face size in input
+  pixels (CenterNet style). Peaks of the heat are die candidates.
+- `pip_reader.onnx`: one square crop per candidate, cut from the full-resolution frame so that the top
+  face fills `DetectorConfig.crop_face_fraction` of it -> seven face logits (faces 1..6 and "not a
+  readable top face") and a two-channel pip heat (black pips, red pips) at half the crop resolution.
+All crops of a frame go through the reader in one session run.
+
+Following the opencv_zoo wrappers: a session plus pure `preprocess` / `postprocess` functions; the input
+shapes come from the sessions; nothing per frame is kept on `self`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bobing_vision.errors import InvalidInput
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+DEFAULT_MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+LOCATOR_FILE = "dice_locator.onnx"
+READER_FILE = "pip_reader.onnx"
+LOCATOR_STRIDE = 4  # the locator's output cell, in input pixels
+READER_STRIDE = 2  # the reader's pip-heat cell, in crop pixels
+UNREADABLE_CLASS = 6  # index of the reader's "not a readable top face" logit
+PAD_VALUE = 114  # letterbox fill: a neutral grey the locator was trained with
+
+
+@dataclass(frozen=True)
+class DetectorConfig:
+    """Thresholds of the detector; the crop geometry must match what the models were trained with."""
+
+    peak_threshold: float = 0.25  # locator heat a peak needs to become a candidate (recall first)
+    max_candidates: int = 32  # more dice than this in one frame is not a Bobing table
+    min_peak_distance_cells: int = 2  # two peaks closer than this (output cells) are one die
+    crop_face_fraction: float = 0.6  # the top face fills this share of the reader crop's side
+    pip_threshold: float = 0.35  # pip heat a peak needs to count as a pip
+    min_face_px: float = 4.0  # smaller predicted faces are noise, not dice
+
+
+@dataclass(frozen=True)
+class Pip:
+    center: Point  # frame pixels
+    red: bool
+
+
+@dataclass(frozen=True)
+class DieCandidate:
+    """One possible die top face. `face_probs[k]` is P(face k+1); the rest up to 1 is P(unreadable)."""
+
+    center: Point
+    box: Box
+    score: float  # the locator's belief that this is a die top face, 0..1
+    face_probs: tuple[float, float, float, float, float, float]
+    pips: tuple[Pip, ...] = ()
+
+    @property
+    def pip_count(self) -> int:
+        return len(self.pips)
+
+    @property
+    def red_pips(self) -> int:
+        return sum(1 for p in self.pips if p.red)
+
+    @property
+    def face(self) -> int:
+        """The most likely face 1..6 (check `face_confidence` before trusting it)."""
+        return int(np.argmax(self.face_probs)) + 1
+
+    @property
+    def face_confidence(self) -> float:
+        return float(max(self.face_probs))
+
+    @property
+    def unreadable_prob(self) -> float:
+        return max(0.0, 1.0 - float(sum(self.face_probs)))
+
+
+@dataclass(frozen=True)
+class FrameTransform:
+    """Maps locator-input pixels back to frame pixels: frame = input / scale + offset."""
+
+    scale: float
+    offset: Point  # the ROI's top-left corner in the frame
+
+    def to_frame(self, x: float, y: float) -> Point:
+        return (x / self.scale + self.offset[0], y / self.scale + self.offset[1])
+
+
+@dataclass(frozen=True)
+class CropTransform:
+    """Maps reader-crop pixels back to frame pixels for each crop: frame = crop * scale + origin."""
+
+    origins: np.ndarray  # (N, 2) frame position of each crop's top-left pixel
+    scales: np.ndarray  # (N,) frame pixels per crop pixel
+
+
+def check_frame(frame: np.ndarray) -> None:
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        got = (
+            f"{frame.dtype} array of shape {frame.shape}" if isinstance(frame, np.ndarray) else type(frame).__name__
+        )
+        raise InvalidInput(f"expected a BGR uint8 frame of shape (H, W, 3), got {got}")
+    if frame.shape[0] < 8 or frame.shape[1] < 8:
+        raise InvalidInput(f"expected a frame at least 8x8 pixels, got {frame.shape[1]}x{frame.shape[0]}")
+
+
+def clip_roi(roi: Box | None, width: int, height: int) -> tuple[int, int, int, int]:
+    """The ROI as whole pixels inside the frame; None is the whole frame."""
+    if roi is None:
+        return (0, 0, width, height)
+    x0, y0, x1, y1 = (int(round(v)) for v in roi)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        raise InvalidInput(f"expected a roi of at least 8x8 pixels inside the frame, got {roi}")
+    return (x0, y0, x1, y1)
+
+
+def letterbox(image: np.ndarray, in_h: int, in_w: int) -> tuple[np.ndarray, float]:
+    """Scale `image` to fit in_w x in_h keeping its aspect, pad right/bottom; returns (canvas, scale)."""
+    h, w = image.shape[:2]
+    scale = min(in_w / w, in_h / h)
+    nw, nh = max(1, min(in_w, round(w * scale))), max(1, min(in_h, round(h * scale)))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    canvas = np.full((in_h, in_w, 3), PAD_VALUE, np.uint8)
+    canvas[:nh, :nw] = cv2.resize(image, (nw, nh), interpolation=interp)
+    return canvas, scale
+
+
+def to_tensor(images: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) or (H, W, 3) uint8 BGR -> (N, 3, H, W) float32 0..255 (the models normalise)."""
+    if images.ndim == 3:
+        images = images[None]
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32)
+
+
+def preprocess_locator(
+    frame: np.ndarray, in_h: int, in_w: int, roi: Box | None = None
+) -> tuple[np.ndarray, FrameTransform]:
+    check_frame(frame)
+    x0, y0, x1, y1 = clip_roi(roi, frame.shape[1], frame.shape[0])
+    canvas, scale = letterbox(frame[y0:y1, x0:x1], in_h, in_w)
+    return to_tensor(canvas), FrameTransform(scale=scale, offset=(float(x0), float(y0)))
+
+
+def find_peaks(heat: np.ndarray, threshold: float, distance: int, limit: int) -> np.ndarray:
+    """(K, 2) integer (row, col) of local maxima above threshold, strongest first."""
+    size = 2 * distance + 1
+    dilated = cv2.dilate(heat, np.ones((size, size), np.uint8))
+    rows, cols = np.nonzero((heat >= dilated) & (heat >= threshold))
+    order = np.argsort(-heat[rows, cols], kind="stable")[:limit]
+    return np.stack([rows[order], cols[order]], axis=1)
+
+
+@dataclass(frozen=True)
+class Located:
+    """Die candidates from the locator, in frame pixels, before the reader has seen them."""
+
+    centers: np.ndarray  # (K, 2) x, y
+    sizes: np.ndarray  # (K,) top-face side
+    scores: np.ndarray  # (K,)
+
+
+def postprocess_locator(output: np.ndarray, transform: FrameTransform, config: DetectorConfig) -> Located:
+    """The locator's (1, 4, h, w) map -> candidates in frame pixels."""
+    heat, off_x, off_y, log_size = output[0]
+    peaks = find_peaks(heat, config.peak_threshold, config.min_peak_distance_cells, config.max_candidates)
+    rows, cols = peaks[:, 0], peaks[:, 1]
+    xs = (cols + 0.5 + off_x[rows, cols]) * LOCATOR_STRIDE
+    ys = (rows + 0.5 + off_y[rows, cols]) * LOCATOR_STRIDE
+    sizes = np.exp(log_size[rows, cols]) / transform.scale
+    centers = np.stack([xs / transform.scale + transform.offset[0], ys / transform.scale + transform.offset[1]], 1)
+    keep = sizes >= config.min_face_px
+    return Located(
+        centers=centers[keep].reshape(-1, 2), sizes=sizes[keep], scores=heat[rows, cols][keep].astype(np.float64)
+    )
+
+
+def cut_crops(
+    frame: np.ndarray, centers: np.ndarray, sizes: np.ndarray, crop: int, face_fraction: float
+) -> tuple[np.ndarray, CropTransform]:
+    """Square crops around each centre, scaled so a face of `size` fills `face_fraction` of the side.
+
+    Outside the frame is replicated border, so a die at the edge still gets a full crop.
+    """
+    n = len(centers)
+    out = np.empty((n, crop, crop, 3), np.uint8)
+    scales = sizes / (face_fraction * crop)  # frame pixels per crop pixel
+    origins = centers - scales[:, None] * crop / 2
+    for i in range(n):
+        s = float(scales[i])
+        # crop pixel (u, v) samples the frame at origin + (u + 0.5) * s - 0.5
+        ox, oy = float(origins[i, 0]) + 0.5 * s - 0.5, float(origins[i, 1]) + 0.5 * s - 0.5
+        matrix = np.array([[s, 0.0, ox], [0.0, s, oy]], np.float64)
+        interp = cv2.INTER_AREA if s > 1.5 else cv2.INTER_LINEAR
+        if interp == cv2.INTER_AREA:
+            # INTER_AREA has no warp form: resize the enclosing region instead
+            out[i] = area_crop(frame, ox, oy, s, crop)
+        else:
+            out[i] = cv2.warpAffine(
+                frame, matrix, (crop, crop), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+    return out, CropTransform(origins=origins, scales=scales)
+
+
+def area_crop(frame: np.ndarray, ox: float, oy: float, s: float, crop: int) -> np.ndarray:
+    """A crop x `s` downscale with area averaging (no aliasing of small pips), border replicated."""
+    h, w = frame.shape[:2]
+    x0, y0 = int(np.floor(ox)), int(np.floor(oy))
+    x1, y1 = int(np.ceil(ox + crop * s)) + 1, int(np.ceil(oy + crop * s)) + 1
+    pad = max(0, -x0, -y0, x1 - w, y1 - h)
+    src = frame
+    if pad:
+        src = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    region = src[y0 + pad : y1 + pad, x0 + pad : x1 + pad]
+    factor = 1.0 / s
+    small = cv2.resize(region, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    fx, fy = (ox - x0) * factor, (oy - y0) * factor
+    matrix = np.array([[1.0, 0.0, fx], [0.0, 1.0, fy]], np.float64)
+    return cv2.warpAffine(
+        small, matrix, (crop, crop), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def read_pips(heat: np.ndarray, origin: np.ndarray, scale: float, threshold: float) -> tuple[Pip, ...]:
+    """One crop's (2, h, w) pip heat -> pips in frame pixels; a cell is red when its red heat wins."""
+    both = heat.max(axis=0)
+    peaks = find_peaks(both, threshold, 1, 12)
+    pips = []
+    for r, c in peaks:
+        # centroid of the 3x3 neighbourhood for a sub-cell centre
+        r0, r1, c0, c1 = max(0, r - 1), min(both.shape[0], r + 2), max(0, c - 1), min(both.shape[1], c + 2)
+        patch = both[r0:r1, c0:c1]
+        yy, xx = np.mgrid[r0:r1, c0:c1]
+        total = float(patch.sum())
+        cy, cx = float((patch * yy).sum()) / total, float((patch * xx).sum()) / total
+        u, v = (cx + 0.5) * READER_STRIDE, (cy + 0.5) * READER_STRIDE
+        center = (float(origin[0] + u * scale), float(origin[1] + v * scale))
+        pips.append(Pip(center=center, red=bool(heat[1, r, c] > heat[0, r, c])))
+    return tuple(pips)
+
+
+def postprocess_reader(
+    logits: np.ndarray, pip_heat: np.ndarray, located: Located, transform: CropTransform, config: DetectorConfig
+) -> list[DieCandidate]:
+    probs = softmax(logits.astype(np.float64))
+    out = []
+    for i in range(len(located.centers)):
+        cx, cy = (float(v) for v in located.centers[i])
+        half = float(located.sizes[i]) / 2
+        out.append(
+            DieCandidate(
+                center=(cx, cy),
+                box=(cx - half, cy - half, cx + half, cy + half),
+                score=float(located.scores[i]),
+                face_probs=tuple(float(p) for p in probs[i, :6]),  # type: ignore[arg-type]
+                pips=read_pips(pip_heat[i], transform.origins[i], float(transform.scales[i]), config.pip_threshold),
+            )
+        )
+    return out
+
+
+def make_session(path: Path):  # -> onnxruntime.InferenceSession
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise InvalidInput(f"expected an ONNX model file, got missing {path}")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1  # the frame budget is for one thread; workers parallelise frames
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+
+
+class DiceDetector:
+    """Finds die top faces in a BGR frame and reads each one: `detect(frame, roi=None)`."""
+
+    def __init__(self, model_path: Path | str = DEFAULT_MODELS_DIR, config: DetectorConfig = DetectorConfig()):
+        folder = Path(model_path)
+        if folder.is_file():
+            folder = folder.parent
+        self.config = config
+        self.locator = make_session(folder / LOCATOR_FILE)
+        self.reader = make_session(folder / READER_FILE)
+        shape = self.locator.get_inputs()[0].shape
+        self.locator_hw = (int(shape[2]), int(shape[3]))
+        self.crop = int(self.reader.get_inputs()[0].shape[2])
+
+    def locate(self, frame: np.ndarray, roi: Box | None = None) -> Located:
+        tensor, transform = preprocess_locator(frame, *self.locator_hw, roi=roi)
+        (output,) = self.locator.run(None, {self.locator.get_inputs()[0].name: tensor})
+        return postprocess_locator(output, transform, self.config)
+
+    def read(self, frame: np.ndarray, located: Located) -> list[DieCandidate]:
+        """Run the pip reader on located candidates (all in one batch)."""
+        if len(located.centers) == 0:
+            return []
+        crops, transform = cut_crops(
+            frame, located.centers, located.sizes, self.crop, self.config.crop_face_fraction
+        )
+        logits, pip_heat = self.reader.run(None, {self.reader.get_inputs()[0].name: to_tensor(crops)})
+        return postprocess_reader(logits, pip_heat, located, transform, self.config)
+
+    def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
+        """Every candidate die top face, strongest first, in frame pixels."""
+        return self.read(frame, self.locate(frame, roi))

@@ -1,0 +1,91 @@
+"""Training samples and targets (no torch needed), and a one-step training smoke run (needs torch)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bobing_vision.training.augment import AugmentConfig, photometric
+from bobing_vision.training.samples import NOT_A_FACE, SampleConfig, locator_sample, reader_sample
+from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
+from bobing_vision.vision.detector import LOCATOR_STRIDE, READER_STRIDE
+
+NO_AUG = AugmentConfig(
+    gain_sigma=0.0, brightness_sigma=0.0, contrast_range=(1.0, 1.0), gamma_sigma=0.0, desaturate_p=0.0,
+    blur_p=0.0, noise_p=0.0, jpeg_p=0.0,
+)
+
+
+def one_die_scene(face: int = 4, red: bool = True) -> Scene:
+    """A white square 'die' with dark pips on a dark table, pips labelled."""
+    image = np.full((480, 640, 3), 40, np.uint8)
+    cx, cy, size = 300.0, 200.0, 40.0
+    cv2.rectangle(image, (280, 180), (320, 220), (240, 240, 240), -1)
+    offsets = [(-10, -10), (10, -10), (-10, 10), (10, 10)][: max(1, min(face, 4))]
+    pips = []
+    for dx, dy in offsets:
+        cv2.circle(image, (int(cx + dx), int(cy + dy)), 4, (30, 30, 200) if red else (20, 20, 20), -1)
+        pips.append((cx + dx + 0.5, cy + dy + 0.5, float(red)))
+    die = DieTarget(center=(cx + 0.5, cy + 0.5), size=size, face=face, pips=np.array(pips, np.float32))
+    return Scene(image=image, dice=(die,), source="test")
+
+
+def test_locator_sample_puts_the_peak_on_the_die() -> None:
+    scene = one_die_scene()
+    cfg = SampleConfig()
+    for seed in range(5):
+        patch, heat, reg = locator_sample(scene, np.random.default_rng(seed), cfg, NO_AUG)
+        assert patch.shape == (cfg.patch, cfg.patch, 3) and heat.shape[1:] == reg.shape[1:]
+        if reg[3].sum() == 0:
+            continue  # the die fell outside this patch
+        r, c = np.argwhere(reg[3] == 1)[0]
+        assert heat[0, r, c] == 1.0
+        # the die is the brightest thing in the patch: its centre is near the peak cell
+        ys, xs = np.nonzero(patch[:, :, 1] > 200)
+        assert abs(xs.mean() / LOCATOR_STRIDE - c - 0.5) < 1.5 and abs(ys.mean() / LOCATOR_STRIDE - r - 0.5) < 1.5
+        assert np.exp(reg[2, r, c]) > cfg.min_die_px
+
+
+def test_reader_sample_labels_and_pip_heat() -> None:
+    scene = one_die_scene(face=4, red=True)
+    cfg = SampleConfig(negative_share=0.0)
+    crop, label, heat, mask = reader_sample(scene, np.random.default_rng(1), cfg, NO_AUG)
+    assert crop.shape == (cfg.crop, cfg.crop, 3) and label == 3 and mask == 1.0
+    assert heat.shape == (2, cfg.crop // READER_STRIDE, cfg.crop // READER_STRIDE)
+    assert heat[1].max() > 0.5 and heat[0].max() == 0.0  # red pips only
+    # four separate blobs in the red channel
+    n, _ = cv2.connectedComponents((heat[1] > 0.5).astype(np.uint8))
+    assert n - 1 == 4
+
+
+@pytest.mark.parametrize(("case", "face", "negative_share", "expected"), [
+    ("cocked die", UNREADABLE, 0.0, NOT_A_FACE),
+    ("background crop", 2, 1.0, NOT_A_FACE),
+])
+def test_reader_sample_not_a_face(case, face, negative_share, expected) -> None:
+    base = one_die_scene()
+    scene = Scene(base.image, (DieTarget(base.dice[0].center, 40.0, face, None),), "test")
+    _, label, _, mask = reader_sample(scene, np.random.default_rng(0), SampleConfig(negative_share=negative_share), NO_AUG)
+    assert label == expected, case
+
+
+def test_photometric_keeps_shape_and_changes_pixels() -> None:
+    image = one_die_scene().image
+    out = photometric(image, np.random.default_rng(3))
+    assert out.shape == image.shape and out.dtype == np.uint8
+    assert not np.array_equal(out, image)
+
+
+def test_training_smoke_run_exports_matching_onnx(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from bobing_vision.training.train import TrainConfig, train
+    from bobing_vision.vision.detector import DiceDetector
+
+    scenes = [one_die_scene(face=f) for f in (1, 4)]
+    result = train(scenes, tmp_path, TrainConfig(epochs=1, locator_batch=2, reader_batch=8), max_steps=1)
+    assert result.steps == 1 and result.export_max_diff < 1e-3
+    detector = DiceDetector(tmp_path)
+    assert isinstance(detector.detect(scenes[0].image), list)

@@ -1,0 +1,165 @@
+"""The ONNX detector wrapper: pure pre/postprocessing geometry, and the committed models on real input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from bobing_vision.dataset.labels import load_labels
+from bobing_vision.errors import InvalidInput
+from bobing_vision.vision.detector import (
+    DEFAULT_MODELS_DIR,
+    LOCATOR_FILE,
+    LOCATOR_STRIDE,
+    READER_FILE,
+    READER_STRIDE,
+    CropTransform,
+    DetectorConfig,
+    DiceDetector,
+    DieCandidate,
+    FrameTransform,
+    Pip,
+    cut_crops,
+    postprocess_locator,
+    preprocess_locator,
+    read_pips,
+)
+
+REAL_SET = Path(__file__).resolve().parents[3] / "shared" / "data" / "byler-d6-train"
+HAVE_MODELS = (DEFAULT_MODELS_DIR / LOCATOR_FILE).is_file() and (DEFAULT_MODELS_DIR / READER_FILE).is_file()
+
+
+def dot_frame(h: int, w: int, x: int, y: int) -> np.ndarray:
+    frame = np.zeros((h, w, 3), np.uint8)
+    cv2.circle(frame, (x, y), 6, (255, 255, 255), -1)
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("case", "hw", "dot", "roi"),
+    [
+        ("640x480 whole frame", (480, 640), (500, 100), None),
+        ("odd sizes", (479, 641), (37, 400), None),
+        ("portrait odd", (777, 333), (300, 700), None),
+        ("roi inside", (480, 640), (400, 300), (201.4, 99.6, 601, 451)),
+        ("roi past the edge", (481, 639), (620, 470), (300, 200, 900, 900)),
+    ],
+)
+def test_locator_transform_maps_input_pixels_back_to_the_frame(case, hw, dot, roi) -> None:
+    frame = dot_frame(*hw, *dot)
+    tensor, tf = preprocess_locator(frame, 256, 320, roi=roi)
+    assert tensor.shape == (1, 3, 256, 320) and tensor.dtype == np.float32
+    ys, xs = np.nonzero(tensor[0, 0] > 200)  # the dot, not the grey letterbox fill
+    x, y = tf.to_frame(float(xs.mean()) + 0.5, float(ys.mean()) + 0.5)  # continuous pixel coordinates
+    assert abs(x - dot[0] - 0.5) < 1.5 / tf.scale and abs(y - dot[1] - 0.5) < 1.5 / tf.scale, case
+
+
+def test_postprocess_locator_places_a_peak_in_frame_pixels() -> None:
+    maps = np.zeros((1, 4, 64, 80), np.float32)
+    maps[0, 0, 10, 20] = 0.9
+    maps[0, 1, 10, 20] = 0.25  # x offset in cells
+    maps[0, 2, 10, 20] = -0.25
+    maps[0, 3, 10, 20] = np.log(12.0)  # face side in input pixels
+    tf = FrameTransform(scale=0.5, offset=(100.0, 50.0))
+    located = postprocess_locator(maps, tf, DetectorConfig())
+    assert located.centers.shape == (1, 2)
+    x_in, y_in = (20 + 0.5 + 0.25) * LOCATOR_STRIDE, (10 + 0.5 - 0.25) * LOCATOR_STRIDE
+    np.testing.assert_allclose(located.centers[0], [x_in / 0.5 + 100, y_in / 0.5 + 50])
+    assert located.sizes[0] == pytest.approx(24.0)
+    assert located.scores[0] == pytest.approx(0.9)
+
+
+def test_postprocess_locator_drops_weak_peaks_and_keeps_one_per_blob() -> None:
+    maps = np.zeros((1, 4, 32, 32), np.float32)
+    maps[0, 3] = np.log(20.0)
+    maps[0, 0, 5, 5], maps[0, 0, 5, 6] = 0.8, 0.7  # one blob, two cells
+    maps[0, 0, 20, 20] = 0.1  # below the threshold
+    located = postprocess_locator(maps, FrameTransform(1.0, (0.0, 0.0)), DetectorConfig())
+    assert len(located.centers) == 1
+
+
+@pytest.mark.parametrize(("case", "size"), [("upscaled small die", 12.0), ("downscaled big die", 150.0)])
+def test_cut_crops_centres_the_die_and_maps_back(case, size) -> None:
+    frame = np.zeros((400, 500, 3), np.uint8)
+    cx, cy = 251.0, 180.0
+    cv2.circle(frame, (int(cx), int(cy)), max(2, int(size / 4)), (255, 255, 255), -1)
+    crops, tf = cut_crops(frame, np.array([[cx, cy]]), np.array([size]), 40, 0.6)
+    assert crops.shape == (1, 40, 40, 3)
+    ys, xs = np.nonzero(crops[0, :, :, 0] > 100)
+    u, v = float(xs.mean()) + 0.5, float(ys.mean()) + 0.5
+    back = tf.origins[0] + np.array([u, v]) * tf.scales[0]
+    assert np.hypot(*(back - [cx + 0.5, cy + 0.5])) < max(1.5, tf.scales[0]), case
+
+
+def test_cut_crops_at_the_frame_edge_gives_full_crops() -> None:
+    frame = np.full((100, 100, 3), 50, np.uint8)
+    crops, _ = cut_crops(frame, np.array([[0.0, 99.0], [50.0, 50.0]]), np.array([80.0, 10.0]), 40, 0.6)
+    assert crops.shape == (2, 40, 40, 3) and (crops == 50).all()
+
+
+def test_read_pips_finds_black_and_red_pips_in_frame_pixels() -> None:
+    heat = np.zeros((2, 20, 20), np.float32)
+    heat[0, 5, 5] = 0.9  # black
+    heat[1, 14, 10] = 0.8  # red
+    pips = read_pips(heat, origin=np.array([100.0, 200.0]), scale=2.0, threshold=0.35)
+    assert sorted((p.red, p.center) for p in pips) == [
+        (False, (100 + 5.5 * READER_STRIDE * 2, 200 + 5.5 * READER_STRIDE * 2)),
+        (True, (100 + 10.5 * READER_STRIDE * 2, 200 + 14.5 * READER_STRIDE * 2)),
+    ]
+
+
+def test_candidate_summaries() -> None:
+    c = DieCandidate(
+        center=(1, 1), box=(0, 0, 2, 2), score=0.9, face_probs=(0.0, 0.0, 0.0, 0.9, 0.0, 0.0),
+        pips=(Pip((0, 0), True), Pip((1, 0), True), Pip((0, 1), False)),
+    )
+    assert (c.pip_count, c.red_pips, c.face) == (3, 2, 4)
+    assert c.unreadable_prob == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize(
+    ("case", "frame", "roi"),
+    [
+        ("float frame", np.zeros((20, 20, 3), np.float32), None),
+        ("grey frame", np.zeros((20, 20), np.uint8), None),
+        ("tiny frame", np.zeros((4, 4, 3), np.uint8), None),
+        ("roi outside", np.zeros((50, 50, 3), np.uint8), (60, 60, 90, 90)),
+    ],
+)
+def test_bad_input_is_invalid_input(case, frame, roi) -> None:
+    with pytest.raises(InvalidInput, match="expected"):
+        preprocess_locator(frame, 256, 320, roi=roi)
+
+
+@pytest.fixture(scope="module")
+def detector() -> DiceDetector:
+    if not HAVE_MODELS:
+        pytest.skip("no committed models in models/")
+    return DiceDetector()
+
+
+def test_committed_models_fit_the_contract(detector: DiceDetector) -> None:
+    assert detector.locator_hw[0] % LOCATOR_STRIDE == 0 and detector.locator_hw[1] % LOCATOR_STRIDE == 0
+    sizes = sum(p.stat().st_size for p in DEFAULT_MODELS_DIR.glob("*.onnx"))
+    assert sizes <= 5_000_000
+    blank = np.full((480, 640, 3), 128, np.uint8)
+    assert all(c.score < 0.5 for c in detector.detect(blank))
+
+
+@pytest.mark.skipif(not REAL_SET.is_dir(), reason="shared real photos not present")
+def test_committed_models_read_a_real_photo(detector: DiceDetector) -> None:
+    labels = load_labels(REAL_SET)
+    name = sorted(labels)[0]
+    frame = cv2.imread(str(REAL_SET / name))
+    cands = [c for c in detector.detect(frame) if c.score >= 0.5]
+    dice = labels[name].dice
+    hits = faces = 0
+    for d in dice:
+        near = [c for c in cands if np.hypot(c.center[0] - d.center[0], c.center[1] - d.center[1]) < d.size / 2]
+        hits += bool(near)
+        faces += bool(near) and near[0].face == d.face
+    assert hits >= 0.9 * len(dice) and faces >= 0.8 * len(dice)
+    assert len(cands) <= len(dice) + 2
