@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from bobing_vision.live.announce import Announcer
     from bobing_vision.live.loop import LiveLoop
     from bobing_vision.live.table import TableSession
 
@@ -49,14 +50,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def build_loop(args: argparse.Namespace, announcers: list, events_out: IO[str] | None) -> tuple[LiveLoop, TableSession, list[str]]:
+def build_loop(
+    args: argparse.Namespace, announcers: list[Announcer], events_out: IO[str] | None, realtime: bool = False
+) -> tuple[LiveLoop, TableSession, list[str]]:
     """Table, reader, source and loop from the shared options; raises BobingError on bad input."""
     import cv2
 
     from bobing_vision.live.events import EventSink
     from bobing_vision.live.loop import LiveLoop, LoopConfig
     from bobing_vision.live.settle import SettleConfig
-    from bobing_vision.live.sources import open_source
+    from bobing_vision.live.sources import SourceConfig, open_source
     from bobing_vision.live.table import TableSetup, open_table
     from bobing_vision.vision.pipeline import OnnxDiceReader
 
@@ -73,7 +76,7 @@ def build_loop(args: argparse.Namespace, announcers: list, events_out: IO[str] |
         resume=args.resume,
         start_throw=tuple(args.start_throw) if args.start_throw else None,
     )
-    source = open_source(args.source)
+    source = open_source(args.source, SourceConfig(realtime=realtime))
     table, messages = open_table(setup)
     reader = OnnxDiceReader(models_dir=args.models, bowl=args.bowl, rules=table.game.rules)
     sink = EventSink(events_out) if events_out is not None else None
@@ -115,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # With --events - the JSON lines own stdout; people's lines go to stderr then.
     people = sys.stderr if args.events == "-" else sys.stdout
-    announcers: list = [TerminalAnnouncer(people)]
+    announcers: list[Announcer] = [TerminalAnnouncer(people)]
     try:
         events_out, close_events = _open_events(args.events)
     except OSError as exc:

@@ -106,6 +106,7 @@ class LiveLoop:
         self._pending_look = False  # the last result was "can't read": nothing recorded yet
         self._shown: Reading | None = None  # the reading drawn on previews while the dice lie still
         self._last_preview = float("-inf")
+        self._picture = None  # the last picture shown, redrawn with the new table after a command
         self._received = 0.0
 
     # -- control from other threads --------------------------------------------------------------
@@ -174,8 +175,14 @@ class LiveLoop:
             from bobing_vision.vision.draw import annotate
 
             picture = annotate(picture, self._shown)
+        self._picture = picture
+        self._redraw()
+
+    def _redraw(self) -> None:
+        if self._picture is None:
+            return
         for announcer in self.announcers:
-            announcer.frame(picture, self.view, self.last)
+            announcer.frame(self._picture, self.view, self.last)
 
     # -- verdicts -> game -> announcements -------------------------------------------------------
     def _verdict(self, verdict: Verdict, frame: Frame) -> None:
@@ -269,6 +276,7 @@ class LiveLoop:
                 return
             wait = None
             self._command(command)
+            self._redraw()
 
     def _command(self, command: Command) -> None:
         t = self.last.t if self.last else 0.0

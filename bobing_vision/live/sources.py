@@ -42,6 +42,7 @@ class SourceConfig:
     reconnect_max_s: float = 8.0  # back off to this so a missing camera does not spin a core
     stall_s: float = 3.0  # no frame for this long from a live source means it is gone (a frozen stream)
     wait_slice_s: float = 0.25  # how often the consumer wakes while waiting, to notice a stop request
+    realtime: bool = False  # play files at their own speed (the booth, for people watching) instead of at once
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,23 @@ class FrameSource(Protocol):
     def close(self) -> None: ...
 
 
+class Pacer:
+    """Holds a file's frames back to their own time when playing in real time; a no-op otherwise."""
+
+    def __init__(self, realtime: bool, stop: threading.Event) -> None:
+        self._realtime = realtime
+        self._stop = stop
+        self._start: float | None = None
+
+    def wait(self, t: float) -> None:
+        if not self._realtime:
+            return
+        now = time.monotonic()
+        if self._start is None:
+            self._start = now - t
+        self._stop.wait(max(0.0, self._start + t - now))
+
+
 class VideoFileSource:
     """Every frame of a video file, in order, timed by the file's frame rate."""
 
@@ -107,11 +125,13 @@ class VideoFileSource:
         fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
         fps = fps if 1.0 <= fps <= 240.0 else self._config.fallback_video_fps
         index = 0
+        pacer = Pacer(self._config.realtime, self._closed)
         try:
             while not self._closed.is_set():
                 ok, image = cap.read()
                 if not ok or image is None:
                     break
+                pacer.wait(index / fps)
                 yield Frame(image=image, t=index / fps, index=index)
                 index += 1
         finally:
@@ -134,13 +154,17 @@ class ImageFolderSource:
             raise SourceError(f"expected a folder with images, got none in {folder}")
         self._files.sort(key=lambda p: str(p))
         self._fps = config.folder_fps
+        self._realtime = config.realtime
         self._closed = threading.Event()
 
     def items(self) -> Iterator[SourceItem]:
+        pacer = Pacer(self._realtime, self._closed)
         for index, path in enumerate(self._files):
             if self._closed.is_set():
                 return
-            yield Frame(image=load_image(path), t=index / self._fps, index=index)
+            image = load_image(path)
+            pacer.wait(index / self._fps)
+            yield Frame(image=image, t=index / self._fps, index=index)
         yield SourceNotice(NoticeKind.ENDED, f"end of image folder ({len(self._files)} frames)")
 
     def close(self) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import BookReader, FrameBook, ListSource, Recorder, Throw, render
+from live_clipkit import BookReader, FrameBook, ListSource, Recorder, Throw, render
 
 from bobing_vision.game import replay
 from bobing_vision.live.announce import Outcome
