@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bobing play", description=HELP)
     parser.add_argument("--players", help="names, comma-separated, clockwise round the table (asked if omitted)")
     parser.add_argument("--rules", help="a rule preset or a rule-set TOML file (default: golden-flower-first)")
-    parser.add_argument("--prizes", help="prize names: cakes (default), goods, or six names best first, comma-separated")
+    parser.add_argument("--prizes", help="cakes (default), goods, or six prize names best first, comma-separated")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--journal", type=Path, help="journal file for a new game (default: timestamped, here)")
     where.add_argument("--resume", type=Path, help="carry on the game in this journal")
@@ -102,14 +102,16 @@ def _new(args: argparse.Namespace) -> Journal | None:
     path = args.journal if args.journal is not None else Path(datetime.now().strftime(JOURNAL_PATTERN))
     journal = Journal.create(path, game)
     _say(f"journal: {path}   (resume with: bobing play --resume {path})")
-    _say(f"seats, clockwise: {', '.join(game.players)}; rules: {game.rules.name}; play goes {game.rules.direction.value}")
+    direction = game.rules.direction.value
+    _say(f"seats, clockwise: {', '.join(game.players)}; rules: {game.rules.name}; play goes {direction}")
     return journal
 
 
 def _resume(args: argparse.Namespace) -> Journal:
-    given = [flag for flag, value in (("--players", args.players), ("--rules", args.rules), ("--prizes", args.prizes)) if value]
+    options = (("--players", args.players), ("--rules", args.rules), ("--prizes", args.prizes))
+    given = [flag for flag, value in options if value]
     if given:
-        raise InvalidInput(f"expected --resume alone (the journal holds the players, rules and prizes), got {given[0]} too")
+        raise InvalidInput(f"expected --resume alone (the journal holds players, rules, prizes), got {given[0]} too")
     journal, torn = resume(args.resume)
     if torn is not None:
         _say(f"warning: {torn}")

@@ -168,7 +168,8 @@ class Game:
         start = self._state.start_seat
         if start is None:
             return ()
-        return tuple((self.seating.seat_at(start, before.turn), throw) for before, throw in zip(self._before, self._throws))
+        seats = (self.seating.seat_at(start, before.turn) for before in self._before)
+        return tuple(zip(seats, self._throws))
 
     # --- applying events ---------------------------------------------------------------------
 
@@ -289,7 +290,8 @@ class Game:
             holder = next((other for other in self.seating.behind(seat) if ledger.count(tier, other)), None)
             return [] if holder is None else [Transfer(tier, 1, holder, seat)]
         if self.rules.exhausted_tier is ExhaustedTier.STEP_DOWN:
-            # Seed 000: "降低一个档次的奖品进行发放，直到将桌上奖品摇完为止" - the next lower tier with a prize left.
+            # Seed 000: "降低一个档次的奖品进行发放，直到将桌上奖品摇完为止":
+            # the next lower tier that still has a prize.
             lower = next((t for t in TIERS[TIERS.index(tier) + 1 :] if ledger.left(t)), None)
             return [] if lower is None else [Transfer(lower, 1, None, seat)]
         return []
@@ -309,7 +311,7 @@ class Game:
 
     @staticmethod
     def _zhuangyuan_prize(ledger: Ledger, champion: Claim | None) -> list[Transfer]:
-        """The 状元 prize goes to the best 状元 at the end; with none (lights out before any), the table shares it."""
+        """The 状元 prize goes to the best 状元 at the end; with none (lights out first), the table shares it."""
         left = ledger.left(Tier.ZHUANGYUAN)
         return [Transfer(Tier.ZHUANGYUAN, left, None, None if champion is None else champion.seat)] if left else []
 

@@ -105,4 +105,5 @@ def result_text(game: Game) -> list[str]:
     """The final result: how it ended, the 状元, and everyone's prizes."""
     ending = "not finished" if game.ending is None else f"{game.ending.zh} - {game.ending.en}"
     total = sum(sum(game.holdings(seat).values()) for seat in range(len(game.players))) + sum(game.shared.values())
-    return [f"result: {ending}", *holdings_text(game), f"  prizes handed out: {total} of {total + sum(game.remaining.values())}"]
+    every = total + sum(game.remaining.values())
+    return [f"result: {ending}", *holdings_text(game), f"  prizes handed out: {total} of {every}"]
