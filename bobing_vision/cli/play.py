@@ -2,6 +2,7 @@
 
     bobing play [--players A,B,C] [--rules R] [--prizes cakes|goods|N1,..,N6]
                 [--journal FILE | --resume FILE] [--start-throw D1 D2]
+    bobing play --playoff A,B,C [--rules R]     (状元王中王 between table champions)
 
 Every event goes to a journal (one fsync'd JSON line each), so a crashed or quit game resumes with
 `--resume FILE`. End of input (Ctrl-D) leaves the journal complete and resumable.
@@ -18,9 +19,19 @@ from typing import TypeVar
 
 # The game and the rules core are standard library only, so importing them here keeps `bobing` instant.
 from bobing_vision.errors import BobingError, InvalidInput
-from bobing_vision.game import Correction, Game, Journal, Outcome, PrizeNames, StartThrow, ThrowEvent, resume
+from bobing_vision.game import (
+    Correction,
+    Game,
+    Journal,
+    Outcome,
+    Playoff,
+    PrizeNames,
+    StartThrow,
+    ThrowEvent,
+    resume,
+)
 from bobing_vision.game.seating import validate_start_dice
-from bobing_vision.game.text import outcome_text, remaining_text, result_text, status_text
+from bobing_vision.game.text import award_text, outcome_text, remaining_text, result_text, status_text
 from bobing_vision.rules import RuleSet
 
 T = TypeVar("T")
@@ -49,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     where.add_argument("--journal", type=Path, help="journal file for a new game (default: timestamped, here)")
     where.add_argument("--resume", type=Path, help="carry on the game in this journal")
     parser.add_argument("--start-throw", nargs=2, type=int, metavar=("D1", "D2"), help="the two start dice")
+    parser.add_argument("--playoff", metavar="A,B,C", help="状元王中王: these table champions throw until a 状元 wins")
     return parser
 
 
@@ -71,6 +83,8 @@ def _ask(prompt: str) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.playoff is not None:
+            return _playoff(args)
         if args.start_throw is not None:  # checked before any journal file is made
             try:
                 validate_start_dice(args.start_throw)
@@ -217,4 +231,36 @@ def _leave(journal: Journal) -> int:
         _say(f"game closed; journal complete: {journal.path}")
     else:
         _say(f"game saved: {journal.path}   (resume with: bobing play --resume {journal.path})")
+    return 0
+
+
+def _playoff(args: argparse.Namespace) -> int:
+    """状元王中王: each champion throws once a round; the round's best 状元 wins, else another round."""
+    options = (("--players", args.players), ("--journal", args.journal), ("--resume", args.resume),
+               ("--start-throw", args.start_throw), ("--prizes", args.prizes))  # fmt: skip
+    given = [flag for flag, value in options if value is not None]
+    if given:
+        raise InvalidInput(f"expected --playoff with --rules only, got {given[0]} too")
+    playoff = Playoff(args.playoff.split(","), RuleSet.load(args.rules) if args.rules else None)
+    _say(f"状元王中王: {', '.join(playoff.champions)} throw once each; the best 状元 of a round wins")
+    while playoff.winner is None and playoff.current is not None:
+        thrower = playoff.champions[playoff.current]
+        line = _ask(f"[play-off round {playoff.round_no}] {thrower} throws: ")
+        if line is None or line.lower() in QUIT_WORDS:
+            _say("play-off stopped without a winner")
+            return 0
+        if not line:
+            continue
+        try:
+            outcome = playoff.apply(ThrowEvent.of(line))
+        except InvalidInput as exc:
+            _say(f"  {exc}")
+            continue
+        _say(f"  {thrower}: {'out of the bowl - no 状元' if outcome.award is None else award_text(outcome.award)}")
+        if outcome.round_over and outcome.winner is None:
+            _say("  no 状元 this round: everyone throws again")
+    winner = playoff.winner
+    assert winner is not None, "the loop runs until there is a winner"
+    faces, category = "".join(map(str, winner.faces)), winner.award.category
+    _say(f"状元王中王: {playoff.champions[winner.seat]} with {faces} {category.zh} {category.en}")
     return 0

@@ -213,3 +213,16 @@ def test_the_dispatcher_runs_play_and_eof_leaves_a_complete_journal(tmp_path: Pa
     assert "四红 Si Hong" in done.stdout and "out of the bowl" in done.stdout and "game saved" in done.stdout
     game = replay(journal).game
     assert game.state.throws == 2 and game.champion is not None
+
+
+def test_zhuangyuan_playoff_through_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    throws = ["112233", "out", "nonsense", "444423", "", "123456"]  # round 1: nobody; round 2: table 1
+    assert run_main(monkeypatch, ["--playoff", "table 1,table 2"], throws) == 0
+    out = capsys.readouterr().out
+    assert "no 状元 this round: everyone throws again" in out and "expected six faces" in out
+    assert out.rstrip().endswith("状元王中王: table 1 with 444423 四红 Si Hong (four red fours)")
+
+
+def test_playoff_with_game_options_is_refused(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_main(monkeypatch, ["--playoff", "A,B", "--players", "C,D"], []) == 2
+    assert "expected --playoff with --rules only, got --players too" in capsys.readouterr().err
