@@ -102,6 +102,14 @@ def read_commands(loop: LiveLoop, stream: IO[str], errors: IO[str]) -> threading
     return thread
 
 
+def _window_key(loop: LiveLoop, key: str) -> None:
+    """Single keys in the overlay window: v (void), n (new game), q (quit); faces are typed in the terminal."""
+    from bobing_vision.live.loop import Command, CommandKind
+
+    if key in ("v", "n", "q"):
+        loop.submit(Command(CommandKind(key)))
+
+
 def _open_events(spec: str | None) -> tuple[IO[str] | None, bool]:
     if spec is None:
         return None, False
@@ -129,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     except BobingError as exc:
         print(f"bobing live: {exc}", file=sys.stderr)
         return 2
-    window = None if args.no_window else OverlayAnnouncer.available()
+    window = None if args.no_window else OverlayAnnouncer.available(lambda key: _window_key(loop, key))
     speech = None if args.no_speech else SpeechAnnouncer.available()
     loop.announcers += tuple(a for a in (window, speech) if a is not None)
     for line in messages + [f"watching {loop.source.name}; {COMMAND_HELP}"]:

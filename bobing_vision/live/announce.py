@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Protocol
 
@@ -271,26 +272,25 @@ def _board_ascii(table: TableView) -> list[str]:
 
 
 class OverlayAnnouncer:
-    """An OpenCV window with the annotated frame and the panel; keys typed in it go to `keys`."""
+    """An OpenCV window with the annotated frame and the panel; a key pressed in it goes to `on_key`."""
 
     WINDOW = "bobing live"
 
-    def __init__(self) -> None:
-        self._last: Announcement | None = None
-        self.keys: list[str] = []
+    def __init__(self, on_key: Callable[[str], None] | None = None) -> None:
+        self._on_key = on_key
         cv2.namedWindow(self.WINDOW, cv2.WINDOW_NORMAL)
 
     @classmethod
-    def available(cls) -> OverlayAnnouncer | None:
+    def available(cls, on_key: Callable[[str], None] | None = None) -> OverlayAnnouncer | None:
         if not display_available():
             return None
         try:
-            return cls()
+            return cls(on_key)
         except cv2.error:  # a GUI build with no usable display after all
             return None
 
     def announce(self, announcement: Announcement, table: TableView) -> None:
-        self._last = announcement
+        return None  # the next frame() draws it
 
     def notice(self, message: str) -> None:
         return None
@@ -298,8 +298,8 @@ class OverlayAnnouncer:
     def frame(self, image: np.ndarray, table: TableView, last: Announcement | None) -> None:
         cv2.imshow(self.WINDOW, compose_overlay(image, table, last))
         key = cv2.waitKey(1) & 0xFF
-        if key not in (0xFF, 0):
-            self.keys.append(chr(key))
+        if key not in (0xFF, 0) and self._on_key is not None:
+            self._on_key(chr(key))
 
     def close(self) -> None:
         cv2.destroyWindow(self.WINDOW)

@@ -13,6 +13,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from bobing_vision.errors import BobingError, InvalidInput
 from bobing_vision.game.outcome import Outcome as GameOutcome
 from bobing_vision.live.announce import Announcement, Announcer, Outcome, TableView, award_words
@@ -106,7 +108,7 @@ class LiveLoop:
         self._pending_look = False  # the last result was "can't read": nothing recorded yet
         self._shown: Reading | None = None  # the reading drawn on previews while the dice lie still
         self._last_preview = float("-inf")
-        self._picture = None  # the last picture shown, redrawn with the new table after a command
+        self._picture: np.ndarray | None = None  # the last picture shown, redrawn with the new table after a command
         self._received = 0.0
 
     # -- control from other threads --------------------------------------------------------------

@@ -151,6 +151,7 @@ class TableSetup:
 def open_table(setup: TableSetup, rng: random.Random | None = None) -> tuple[TableSession, list[str]]:
     """The table to play at, started, and lines worth telling the operator (torn journal, resumed)."""
     messages: list[str] = []
+    journal: Journal | None = None
     if setup.resume is not None:
         journal, torn = resume(setup.resume)
         if torn is not None:
