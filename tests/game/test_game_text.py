@@ -45,3 +45,12 @@ def test_the_game_package_imports_nothing_heavy() -> None:
     code = "import sys, bobing_vision.game; print(sorted(m for m in ('cv2', 'numpy', 'onnxruntime') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_package_docstring_example_runs() -> None:
+    import doctest
+
+    import bobing_vision.game
+
+    result = doctest.testmod(bobing_vision.game)
+    assert result.attempted > 0 and result.failed == 0
