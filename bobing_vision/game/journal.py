@@ -14,13 +14,11 @@ reported and dropped; anything else unreadable is a JournalError naming the line
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
@@ -30,7 +28,7 @@ from bobing_vision.game.outcome import Outcome
 from bobing_vision.game.prizes import TIERS, PrizeNames
 from bobing_vision.game.table import Game
 from bobing_vision.rules import RuleSet
-from bobing_vision.rules.ruleset_file import from_mapping
+from bobing_vision.rules.ruleset_file import from_mapping, to_mapping
 
 VERSION = 1  # bump when a record's meaning changes; older journals are refused, not misread
 PREVIEW = 60  # characters of a bad line quoted in a message
@@ -51,29 +49,13 @@ class TornLine:
 # --- encoding ------------------------------------------------------------------------------------
 
 
-def rules_to_mapping(rules: RuleSet) -> dict[str, Any]:
-    """Every RuleSet field as plain JSON, in the form `ruleset_file.from_mapping` reads back."""
-    data: dict[str, Any] = {}
-    for f in dataclasses.fields(rules):
-        value = getattr(rules, f.name)
-        if f.name == "prize_counts":
-            data[f.name] = {tier.value: count for tier, count in value}
-        elif isinstance(value, Enum):
-            data[f.name] = value.value
-        elif isinstance(value, tuple):
-            data[f.name] = [item.value if isinstance(item, Enum) else item for item in value]
-        else:
-            data[f.name] = value
-    return data
-
-
 def header(game: Game) -> dict[str, Any]:
     return {
         "event": "new",
         "version": VERSION,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "players": list(game.players),
-        "rules": rules_to_mapping(game.rules),
+        "rules": to_mapping(game.rules),
         "prizes": list(game.prizes.names),
     }
 

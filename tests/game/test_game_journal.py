@@ -10,9 +10,8 @@ import pytest
 
 from bobing_vision.errors import InvalidInput, JournalError
 from bobing_vision.game import Correction, Game, Journal, PrizeNames, StartThrow, ThrowEvent, replay, resume
-from bobing_vision.game.journal import rules_to_mapping
 from bobing_vision.rules import RuleSet
-from bobing_vision.rules.ruleset_file import from_mapping
+from bobing_vision.rules.ruleset_file import from_mapping, to_mapping
 
 
 def recorded_game(path: Path, rng: random.Random, events: int, rules: RuleSet | None = None) -> Journal:
@@ -49,7 +48,7 @@ def test_replay_gives_the_identical_game(tmp_path: Path, preset: str) -> None:
 @pytest.mark.parametrize("preset", RuleSet.presets())
 def test_the_journal_holds_the_whole_rule_set(preset: str) -> None:
     rules = RuleSet.preset(preset)
-    again = from_mapping(json.loads(json.dumps(rules_to_mapping(rules))))
+    again = from_mapping(json.loads(json.dumps(to_mapping(rules))))
     assert again == rules and again.name == rules.name
 
 
