@@ -112,8 +112,9 @@ class SettleDetector:
         self._last_key = None
 
     def update(self, motion: float, t: float) -> Step:
-        if self._last_t is not None and t > self._last_t:
-            self._frame_dt = t - self._last_t
+        previous_t = self._last_t if self._last_t is not None else t
+        if t > previous_t:
+            self._frame_dt = t - previous_t
         self._last_t = t
         cfg = self.config
         if self.phase in (Phase.WAITING, Phase.DONE):
@@ -125,7 +126,8 @@ class SettleDetector:
             self.phase = Phase.MOVING
             return Step.MOVING
         if self.phase is Phase.MOVING:
-            self._start_settling(t)
+            # No change since the previous frame: the dice have lain still since that frame was taken.
+            self._start_settling(previous_t)
         lead = max(cfg.early_read_s, 1.5 * self._frame_dt)
         if t - self._still_since >= cfg.settle_seconds - lead:
             return Step.READ
