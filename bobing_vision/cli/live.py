@@ -28,7 +28,7 @@ JOURNAL_PATTERN = "bobing-live-%Y%m%d-%H%M%S.jsonl"  # the default journal, in t
 def add_source_and_table_arguments(parser: argparse.ArgumentParser) -> None:
     """The options `live` and `booth` share: where frames come from, and the table."""
     parser.add_argument("--source", required=True, help="webcam index (0), video file, image folder, or rtsp/http URL")
-    parser.add_argument("--players", default="A,B,C", help="names, comma-separated, clockwise (default A,B,C)")
+    parser.add_argument("--players", help="names, comma-separated, clockwise (default A,B,C)")
     parser.add_argument("--rules", help="a rule preset or a rule-set TOML file (default: golden-flower-first)")
     parser.add_argument("--prizes", help="prize names: cakes (default), goods, or six names best first")
     where = parser.add_mutually_exclusive_group()
@@ -56,6 +56,7 @@ def build_loop(
     """Table, reader, source and loop from the shared options; raises BobingError on bad input."""
     import cv2
 
+    from bobing_vision.errors import InvalidInput
     from bobing_vision.live.events import EventSink
     from bobing_vision.live.loop import LiveLoop, LoopConfig
     from bobing_vision.live.settle import SettleConfig
@@ -64,12 +65,15 @@ def build_loop(
     from bobing_vision.vision.pipeline import OnnxDiceReader
 
     cv2.setNumThreads(1)  # the loop is one thread's work; the ONNX session has its own setting
+    given = [flag for flag, value in (("--players", args.players), ("--rules", args.rules), ("--prizes", args.prizes)) if value]
+    if args.resume is not None and given:
+        raise InvalidInput(f"expected --resume alone (the journal holds the players, rules and prizes), got {given[0]} too")
     config = LoopConfig(settle=SettleConfig(settle_seconds=args.settle))
     journal = None
     if args.resume is None and not args.no_journal:
         journal = args.journal or Path(datetime.now().strftime(JOURNAL_PATTERN))
     setup = TableSetup(
-        players=tuple(args.players.split(",")),
+        players=tuple((args.players or "A,B,C").split(",")),
         rules=args.rules,
         prizes=args.prizes,
         journal=journal,
