@@ -1,10 +1,13 @@
 """Find the bowl's rim as an ellipse in one frame, or say there is none.
 
-The rim is the largest closed curve in view whose edge runs around most of it. Circle candidates come
-from a Hough vote on a small copy of the frame; each is refined into an ellipse (a tilted camera) by a
-RANSAC fit on the edge points near it whose gradient points across the rim, so blue pattern strokes,
-glare spots and a hand over the rim are outvoted. A candidate is kept only when enough of its outline
-lies on edges; the largest well-supported one wins, so the outer rim beats the floor ring inside.
+Two passes over edge points (Canny) with their gradient directions:
+1. Search, on a small copy: circle candidates from a Hough vote; around each, the edge points whose
+   gradient points across the candidate's outline, split by contrast polarity, give an ellipse by
+   RANSAC (five points, one per sector) and a least-squares refit. Blue pattern strokes, glare spots
+   and a hand over the rim point every which way or sit off the curve, so they are outvoted.
+2. Refine, on a larger copy: the same fit in a narrow ring around the winner, now precise to a pixel.
+A fit counts by its support: the share of its outline (inside the frame) covered by long runs of
+aligned edges. Among well-supported fits the largest wins: the rim, not a painted ring or the floor.
 """
 
 from __future__ import annotations
@@ -18,128 +21,241 @@ from bobing_vision.errors import InvalidInput
 from bobing_vision.vision.config import BowlConfig
 from bobing_vision.vision.reading import Bowl
 
-_OUTLINE_SAMPLES = 180  # points along an ellipse when measuring its edge support
+_OUTLINE_SAMPLES = 180  # points along an ellipse when measuring its edge support (2 degrees each)
+
+Ellipse = tuple[float, float, float, float, float]  # cx, cy, rx, ry, angle_deg
 
 
 @dataclass(frozen=True)
 class _Fit:
-    """An ellipse in work pixels with how well the edges support it."""
+    """An ellipse in the pixels of one working copy, with how well the edges support it."""
 
-    cx: float
-    cy: float
-    rx: float
-    ry: float
-    angle_deg: float
+    ellipse: Ellipse
     support: float
 
     @property
     def area(self) -> float:
-        return self.rx * self.ry
+        return self.ellipse[2] * self.ellipse[3]
+
+
+@dataclass(frozen=True)
+class _Edges:
+    """Edge points of a working copy and their unit gradients."""
+
+    points: np.ndarray  # (N, 2) x, y
+    grads: np.ndarray  # (N, 2)
+    size: tuple[int, int]  # width, height of the copy
 
 
 def to_gray(frame: np.ndarray) -> np.ndarray:
     """A uint8 gray image from a gray, BGR or BGRA frame."""
     if not isinstance(frame, np.ndarray) or frame.size == 0:
         raise InvalidInput(f"expected a non-empty image array, got {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise InvalidInput(f"expected uint8 pixels, got {frame.dtype}")
     if frame.ndim == 2:
-        return frame if frame.dtype == np.uint8 else np.clip(frame, 0, 255).astype(np.uint8)
-    if frame.ndim == 3 and frame.shape[2] in (3, 4):
+        return frame
+    if frame.ndim == 3 and frame.shape[2] in (1, 3, 4):
+        if frame.shape[2] == 1:
+            return frame[:, :, 0]
         code = cv2.COLOR_BGR2GRAY if frame.shape[2] == 3 else cv2.COLOR_BGRA2GRAY
-        return cv2.cvtColor(np.ascontiguousarray(frame, dtype=np.uint8), code)
+        return cv2.cvtColor(frame, code)
     raise InvalidInput(f"expected an H x W, H x W x 3 or H x W x 4 image, got shape {frame.shape}")
 
 
 def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | None:
     """The rim of the bowl in frame pixels, or None when no bowl is in view."""
     gray = to_gray(frame)
-    height, width = gray.shape
-    scale = min(1.0, config.work_size / max(height, width))
-    small = cv2.resize(gray, (max(8, round(width * scale)), max(8, round(height * scale))),
-                       interpolation=cv2.INTER_AREA) if scale < 1.0 else gray
-    small = cv2.GaussianBlur(small, (0, 0), config.blur_sigma)
-    fit = _find_rim(small, config)
-    if fit is None:
-        return None
-    sx = width / small.shape[1]
-    sy = height / small.shape[0]
-    # Work pixels to frame pixels: the aspect is kept, so one scale per axis is the same number.
-    s = (sx + sy) / 2
-    return Bowl(cx=(fit.cx + 0.5) * sx - 0.5, cy=(fit.cy + 0.5) * sy - 0.5, rx=fit.rx * s, ry=fit.ry * s,
-                angle_deg=fit.angle_deg)
-
-
-def _find_rim(small: np.ndarray, config: BowlConfig) -> _Fit | None:
-    h, w = small.shape
-    gx = cv2.Sobel(small, cv2.CV_16S, 1, 0, ksize=3)
-    gy = cv2.Sobel(small, cv2.CV_16S, 0, 1, ksize=3)
-    mag = np.abs(gx.astype(np.float32)) + np.abs(gy.astype(np.float32))
-    high = max(config.min_edge, float(np.percentile(mag, config.edge_percentile)))
-    edges = cv2.Canny(gx, gy, high / 2, high)
-    ys, xs = np.nonzero(edges)
-    if xs.size < 20:
-        return None
-    points = np.stack([xs, ys], axis=1).astype(np.float32)
-    grads = np.stack([gx[ys, xs], gy[ys, xs]], axis=1).astype(np.float32)
-    grads /= np.linalg.norm(grads, axis=1, keepdims=True) + 1e-6
-
-    short, long_ = min(h, w), max(h, w)
-    min_r, max_r = config.min_radius_frac * short, config.max_radius_frac * long_
-    circles = cv2.HoughCircles(small, cv2.HOUGH_GRADIENT, dp=1, minDist=min_r / 2, param1=high,
-                               param2=config.hough_votes, minRadius=int(min_r), maxRadius=int(max_r))
-    if circles is None:
-        return None
     rng = np.random.default_rng(0)  # fixed: the same frame always gives the same bowl
-    fits = []
-    for cx, cy, r in circles[0][: config.max_candidates]:
-        for fit in _fit_candidate(points, grads, (float(cx), float(cy), float(r)), config, rng, (w, h)):
-            if _plausible(fit, w, h, min_r, max_r, config):
-                fits.append(fit)
-    if not fits:
+    big, s_big = _copy(gray, config.refine_size)
+    small, s_small = _copy(big, config.work_size)
+    s_small *= s_big
+    coarse = _search(cv2.GaussianBlur(small, (0, 0), config.blur_sigma), config, rng)
+    if not coarse:
         return None
-    best = max(fits, key=lambda f: f.support)
-    contenders = [f for f in fits if f.support >= config.outer_preference * best.support]
-    return max(contenders, key=lambda f: f.area)
+    big = cv2.GaussianBlur(big, (0, 0), config.blur_sigma)
+    refined = [_refine(big, _rescale(c.ellipse, s_big / s_small), config, rng) for c in coarse]
+    fine = _best([f for f in refined if f is not None and f.support >= config.min_refined_support], config)
+    return None if fine is None else Bowl(*_rescale(fine.ellipse, 1 / s_big))
 
 
-def _fit_candidate(points: np.ndarray, grads: np.ndarray, circle: tuple[float, float, float],
-                   config: BowlConfig, rng: np.random.Generator, size: tuple[int, int]) -> list[_Fit]:
-    """The ellipses near one circle candidate: one per contrast polarity (bowl lighter or darker)."""
-    cx, cy, r = circle
-    d = points - np.array([cx, cy], dtype=np.float32)
-    dist = np.linalg.norm(d, axis=1) + 1e-6
-    # Rim edges run around the centre, so their gradient points across the rim; its sign says
-    # whether the rim's inner side is lighter or darker, and the whole rim shares that sign.
-    radial = np.sum(d * grads, axis=1) / dist
-    near = np.abs(dist - r) < config.seed_band_frac * r
+def _refine(image: np.ndarray, seed: Ellipse, config: BowlConfig, rng: np.random.Generator) -> _Fit | None:
+    """The outermost well-supported ellipse concentric with `seed`, fitted on the larger copy.
+
+    The search may have locked onto a painted ring or the inner edge of the lip; every concentric
+    curve from a little inside to well outside is a peak in the histogram of edge points' normalised
+    radius, and the rim is the outermost one that runs around the bowl.
+    """
+    edges = _edges(image, config, _ring_box(seed, config.refine_outward, image.shape))
+    if len(edges.points) < 12:
+        return None
+    rho, normal = _geometry(edges.points, seed)
+    align = np.sum(normal * edges.grads, axis=1)
+    r = float(np.sqrt(seed[2] * seed[3]))
+    step = config.refine_tol_px / r  # one histogram bin: the tolerance, in normalised radius
+    lo, hi = 1.0 - config.refine_band, 1.0 + config.refine_outward
+    bins = np.arange(lo, hi + step, step)
+    expected = 2 * np.pi * r  # edge pixels of a curve running all around
     fits = []
     for polarity in (1.0, -1.0):
-        band = points[near & (polarity * radial > config.min_alignment)]
-        if len(band) < 12:
+        counts, _ = np.histogram(rho[polarity * align > config.min_alignment], bins=bins)
+        counts = np.convolve(counts, np.ones(3), mode="same")  # a curve's pixels straddle two bins
+        peaks = np.flatnonzero((counts >= config.refine_peak * expected) & (counts >= np.roll(counts, 1))
+                               & (counts > np.roll(counts, -1)))
+        for k in peaks[np.argsort(-counts[peaks])][: config.refine_peaks]:
+            scale = float(bins[k] + step / 2)
+            ring = (seed[0], seed[1], seed[2] * scale, seed[3] * scale, seed[4])
+            fits += [f for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, rng, (polarity,))
+                     if _close(f.ellipse, seed, config)]
+    good = [f for f in fits if f.support >= config.min_support]
+    if good:
+        return max(good, key=lambda f: f.area)
+    return max(fits, key=lambda f: f.support) if fits else None
+
+
+def _copy(gray: np.ndarray, size: int) -> tuple[np.ndarray, float]:
+    """A copy whose longer side is at most `size`, and its scale from the original."""
+    h, w = gray.shape
+    scale = min(1.0, size / max(h, w))
+    if scale < 1.0:
+        w2, h2 = max(8, round(w * scale)), max(8, round(h * scale))
+        gray = cv2.resize(gray, (w2, h2), interpolation=cv2.INTER_AREA)
+        scale = w2 / w  # the exact scale after rounding
+    return gray, scale
+
+
+def _rescale(e: Ellipse, s: float) -> Ellipse:
+    """Between two copies: pixel centres scale about the corner at -0.5."""
+    return ((e[0] + 0.5) * s - 0.5, (e[1] + 0.5) * s - 0.5, e[2] * s, e[3] * s, e[4])
+
+
+def _ring_box(e: Ellipse, band: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The bounding box of the ellipse grown by `band`, clipped to the image: x0, y0, x1, y1."""
+    t = np.deg2rad(e[4])
+    grow = 1.0 + band
+    half_w = float(np.hypot(e[2] * np.cos(t), e[3] * np.sin(t))) * grow + 2
+    half_h = float(np.hypot(e[2] * np.sin(t), e[3] * np.cos(t))) * grow + 2
+    h, w = shape[:2]
+    return (max(0, int(e[0] - half_w)), max(0, int(e[1] - half_h)),
+            min(w, int(e[0] + half_w) + 1), min(h, int(e[1] + half_h) + 1))
+
+
+def _edges(image: np.ndarray, config: BowlConfig, box: tuple[int, int, int, int] | None = None) -> _Edges:
+    x0, y0, x1, y1 = box if box is not None else (0, 0, image.shape[1], image.shape[0])
+    part = image[y0:y1, x0:x1]
+    gx = cv2.Sobel(part, cv2.CV_16S, 1, 0, ksize=3)
+    gy = cv2.Sobel(part, cv2.CV_16S, 0, 1, ksize=3)
+    high = _edge_threshold(gx, gy, config)
+    ys, xs = np.nonzero(cv2.Canny(gx, gy, high / 2, high))
+    grads = np.stack([gx[ys, xs], gy[ys, xs]], axis=1).astype(np.float32)
+    grads /= np.linalg.norm(grads, axis=1, keepdims=True) + 1e-6
+    points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
+    return _Edges(points=points, grads=grads, size=(image.shape[1], image.shape[0]))
+
+
+def _edge_threshold(gx: np.ndarray, gy: np.ndarray, config: BowlConfig) -> float:
+    """Canny's upper threshold from the gradient's percentile (on every other pixel: it is a statistic)."""
+    mag = np.abs(gx[::2, ::2].astype(np.float32)) + np.abs(gy[::2, ::2].astype(np.float32))
+    return max(config.min_edge, float(np.percentile(mag, config.edge_percentile)))
+
+
+def _search(small: np.ndarray, config: BowlConfig, rng: np.random.Generator) -> list[_Fit]:
+    """The few most plausible, distinct rims on the small copy, best first."""
+    h, w = small.shape
+    edges = _edges(small, config)
+    if len(edges.points) < 20:
+        return []
+    min_r, max_r = config.min_radius_frac * min(h, w), config.max_radius_frac * max(h, w)
+    high = _edge_threshold(cv2.Sobel(small, cv2.CV_16S, 1, 0), cv2.Sobel(small, cv2.CV_16S, 0, 1), config)
+    circles = cv2.HoughCircles(small, cv2.HOUGH_GRADIENT, dp=1, minDist=min_r / 2,
+                               param1=max(config.min_edge, high * config.hough_edge_scale),
+                               param2=config.hough_votes, minRadius=int(min_r), maxRadius=int(max_r))
+    if circles is None:
+        return []
+    fits = []
+    for cx, cy, r in circles[0][: config.max_candidates]:
+        seed = (float(cx), float(cy), float(r), float(r), 0.0)
+        fits += [f for f in _fits_near(edges, seed, config.seed_band_frac, config.support_tol_px, config, rng)
+                 if _plausible(f, w, h, min_r, max_r, config)]
+    chosen: list[_Fit] = []
+    for f in sorted(fits, key=lambda f: -f.support):
+        if len(chosen) < config.refine_candidates and all(_distinct(f.ellipse, c.ellipse) for c in chosen):
+            chosen.append(f)
+    return chosen
+
+
+def _distinct(a: Ellipse, b: Ellipse) -> bool:
+    """Two rims that the refinement would not turn into the same one."""
+    r = float(np.sqrt(b[2] * b[3]))
+    return bool(np.hypot(a[0] - b[0], a[1] - b[1]) > 0.05 * r or abs(np.sqrt(a[2] * a[3]) / r - 1) > 0.05)
+
+
+def _best(fits: list[_Fit], config: BowlConfig) -> _Fit | None:
+    """The largest of the fits nearly as well supported as the best: the outer rim beats inner rings."""
+    if not fits:
+        return None
+    top = max(f.support for f in fits)
+    return max((f for f in fits if f.support >= config.outer_preference * top), key=lambda f: f.area)
+
+
+def _fits_near(edges: _Edges, seed: Ellipse, band: float, tol: float, config: BowlConfig,
+               rng: np.random.Generator, polarities: tuple[float, ...] = (1.0, -1.0)) -> list[_Fit]:
+    """Ellipses through the edge points near `seed`, one per contrast polarity (inner side lighter/darker).
+
+    Rim edges run along the seed, so their gradient is normal to it; its sign says whether the rim's
+    inner side is lighter or darker, and the whole rim shares that sign.
+    """
+    if len(edges.points) < 12:
+        return []
+    rho, normal = _geometry(edges.points, seed)
+    align = np.sum(normal * edges.grads, axis=1)
+    # Support is measured on the points around the band only: a fit never strays far from its seed.
+    around = np.abs(rho - 1.0) < band + config.refine_band
+    nearby = _Edges(edges.points[around], edges.grads[around], edges.size)
+    near, align = np.abs(rho[around] - 1.0) < band, align[around]
+    fits = []
+    for polarity in polarities:
+        band_pts = nearby.points[near & (polarity * align > config.min_alignment)]
+        if len(band_pts) < 12:
             continue
-        ellipse = _ransac_ellipse(band, (cx, cy, r), config, rng)
+        ellipse = _ransac(band_pts, seed, tol, config, rng)
         for _ in range(config.refine_passes):
             if ellipse is None:
                 break
-            close = np.abs(_norm_radius(band, ellipse) - 1.0) * min(ellipse[2], ellipse[3])
-            ellipse = _fit(band[close < 2.0 * config.support_tol_px])
+            off = np.abs(_geometry(band_pts, ellipse)[0] - 1.0) * min(ellipse[2], ellipse[3])
+            ellipse = _fit(band_pts[off < tol])
         if ellipse is not None:
-            fits.append(_Fit(*ellipse, support=_support(ellipse, points, grads, polarity, config, size)))
+            fits.append(_Fit(ellipse, _support(ellipse, nearby, polarity, tol, config)))
     return fits
 
 
-def _ransac_ellipse(band: np.ndarray, circle: tuple[float, float, float], config: BowlConfig,
-                    rng: np.random.Generator) -> tuple[float, float, float, float, float] | None:
+def _geometry(points: np.ndarray, e: Ellipse) -> tuple[np.ndarray, np.ndarray]:
+    """Each point's normalised radius (1 on the ellipse) and the ellipse's unit outward normal there."""
+    cx, cy, rx, ry, angle = e
+    t = np.deg2rad(angle)
+    c, s = np.cos(t), np.sin(t)
+    dx, dy = points[:, 0] - cx, points[:, 1] - cy
+    u = (dx * c + dy * s) / rx
+    v = (-dx * s + dy * c) / ry
+    nu, nv = u / rx, v / ry  # gradient of u^2 + v^2, in the ellipse's axes
+    normal = np.stack([nu * c - nv * s, nu * s + nv * c], axis=1)
+    normal /= np.linalg.norm(normal, axis=1, keepdims=True) + 1e-12
+    return np.hypot(u, v), normal
+
+
+def _ransac(band: np.ndarray, seed: Ellipse, tol: float, config: BowlConfig,
+            rng: np.random.Generator) -> Ellipse | None:
     """The conic through five edge points that most band points lie on, all hypotheses at once."""
-    cx, cy, r = circle
-    # Centred and scaled to the circle: the 5-point systems stay well conditioned.
+    cx, cy = seed[0], seed[1]
+    r = float(np.sqrt(seed[2] * seed[3]))
+    # Centred and scaled to the seed: the 5-point systems stay well conditioned.
     p = (band - np.array([cx, cy], dtype=np.float32)) / r
-    angles = np.arctan2(p[:, 1], p[:, 0])
-    sector = ((angles + np.pi) / (2 * np.pi) * 5).astype(int) % 5
-    # One point from each of five sectors: a well-spread sample gives a well-posed ellipse.
-    order = np.argsort(sector, kind="stable")
+    sector = (np.mod(np.arctan2(p[:, 1], p[:, 0]), 2 * np.pi) / (2 * np.pi) * 5).astype(int) % 5
     counts = np.bincount(sector, minlength=5)
     if np.count_nonzero(counts) < 5:
         return _fit(band)
+    # One point from each of five sectors: a well-spread sample gives a well-posed ellipse.
+    order = np.argsort(sector, kind="stable")
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     picks = starts + (rng.random((config.ransac_iters, 5)) * counts).astype(int)
     sample = p[order[picks]]  # iters x 5 x 2
@@ -147,23 +263,22 @@ def _ransac_ellipse(band: np.ndarray, circle: tuple[float, float, float], config
     design = np.stack([x * x, x * y, y * y, x, y, np.ones_like(x)], axis=-1)  # iters x 5 x 6
     conics = np.linalg.svd(design)[2][:, -1, :]  # the null vector of each 5 x 6 system
     a, b, c = conics[:, 0], conics[:, 1], conics[:, 2]
-    is_ellipse = b * b - 4 * a * c < 0
-    if not is_ellipse.any():
+    conics = conics[b * b - 4 * a * c < 0]  # ellipses only
+    if len(conics) == 0:
         return _fit(band)
-    conics = conics[is_ellipse]
     px, py = p[:, 0][None, :], p[:, 1][None, :]
     k = [conics[:, i][:, None] for i in range(6)]
     value = k[0] * px * px + k[1] * px * py + k[2] * py * py + k[3] * px + k[4] * py + k[5]
     grad_x = 2 * k[0] * px + k[1] * py + k[3]
     grad_y = k[1] * px + 2 * k[2] * py + k[4]
-    sampson = np.abs(value) / (np.hypot(grad_x, grad_y) + 1e-9)  # ~ distance in radii
-    inliers = sampson * r < 2.0 * config.support_tol_px
+    sampson = np.abs(value) / (np.hypot(grad_x, grad_y) + 1e-9)  # ~ distance to the conic, in radii
+    inliers = sampson * r < tol
     best = int(np.argmax(inliers.sum(axis=1)))
     return _fit(band[inliers[best]])
 
 
-def _fit(points: np.ndarray) -> tuple[float, float, float, float, float] | None:
-    if len(points) < 5:
+def _fit(points: np.ndarray) -> Ellipse | None:
+    if len(points) < 6:
         return None
     (cx, cy), (a, b), angle = cv2.fitEllipseDirect(points.reshape(-1, 1, 2))
     if not (np.isfinite([cx, cy, a, b, angle]).all() and a > 2 and b > 2):
@@ -171,16 +286,7 @@ def _fit(points: np.ndarray) -> tuple[float, float, float, float, float] | None:
     return (float(cx), float(cy), float(a) / 2, float(b) / 2, float(angle))
 
 
-def _norm_radius(points: np.ndarray, ellipse: tuple[float, float, float, float, float]) -> np.ndarray:
-    cx, cy, rx, ry, angle = ellipse
-    t = np.deg2rad(angle)
-    dx, dy = points[:, 0] - cx, points[:, 1] - cy
-    u = dx * np.cos(t) + dy * np.sin(t)
-    v = -dx * np.sin(t) + dy * np.cos(t)
-    return np.hypot(u / rx, v / ry)
-
-
-def outline(ellipse: tuple[float, float, float, float, float], samples: int = _OUTLINE_SAMPLES) -> np.ndarray:
+def outline(ellipse: Ellipse, samples: int = _OUTLINE_SAMPLES) -> np.ndarray:
     """Points along an ellipse (cx, cy, rx, ry, angle_deg), as an N x 2 float array."""
     cx, cy, rx, ry, angle = ellipse
     t = np.deg2rad(angle)
@@ -193,30 +299,22 @@ def _inside(pts: np.ndarray, width: int, height: int) -> np.ndarray:
     return (pts[:, 0] >= 0) & (pts[:, 0] <= width - 1) & (pts[:, 1] >= 0) & (pts[:, 1] <= height - 1)
 
 
-def _support(ellipse: tuple[float, float, float, float, float], points: np.ndarray, grads: np.ndarray,
-             polarity: float, config: BowlConfig, size: tuple[int, int]) -> float:
-    """Share of the outline (inside the frame) that has an edge on it running along the outline.
+def _support(ellipse: Ellipse, edges: _Edges, polarity: float, tol: float, config: BowlConfig) -> float:
+    """Share of the outline (inside the frame) covered by long runs of edges running along it.
 
-    Each outline sample needs an edge point within tolerance whose gradient is normal to the ellipse,
+    An outline sample is covered by an edge point within `tol` whose gradient is normal to the ellipse
     with the rim's polarity: texture and noise have edges everywhere, but they point every which way.
     """
-    w, h = size
     cx, cy, rx, ry, angle = ellipse
+    rho, normal = _geometry(edges.points, ellipse)
+    on_rim = (np.abs(rho - 1.0) * min(rx, ry) <= tol) & (
+        polarity * np.sum(normal * edges.grads, axis=1) > config.min_alignment)
     t = np.deg2rad(angle)
-    dx, dy = points[:, 0] - cx, points[:, 1] - cy
-    u = (dx * np.cos(t) + dy * np.sin(t)) / rx
-    v = (-dx * np.sin(t) + dy * np.cos(t)) / ry
-    rho = np.hypot(u, v) + 1e-9
-    near = np.abs(rho - 1.0) * min(rx, ry) <= config.support_tol_px
-    # The ellipse's normal at a point, in frame axes: the gradient of (u^2 + v^2).
-    nu, nv = u / rx, v / ry
-    nx, ny = nu * np.cos(t) - nv * np.sin(t), nu * np.sin(t) + nv * np.cos(t)
-    align = polarity * (nx * grads[:, 0] + ny * grads[:, 1]) / (np.hypot(nx, ny) + 1e-9)
-    on_rim = near & (align > config.min_alignment)
-    bins = (np.mod(np.arctan2(v[on_rim], u[on_rim]), 2 * np.pi) / (2 * np.pi) * _OUTLINE_SAMPLES).astype(int)
+    dx, dy = edges.points[on_rim, 0] - cx, edges.points[on_rim, 1] - cy
+    phi = np.arctan2((-dx * np.sin(t) + dy * np.cos(t)) / ry, (dx * np.cos(t) + dy * np.sin(t)) / rx)
     covered = np.zeros(_OUTLINE_SAMPLES, dtype=bool)
-    covered[bins % _OUTLINE_SAMPLES] = True
-    inside = _inside(outline(ellipse), w, h)  # outline() samples the same angles as the bins
+    covered[(np.mod(phi, 2 * np.pi) / (2 * np.pi) * _OUTLINE_SAMPLES).astype(int) % _OUTLINE_SAMPLES] = True
+    inside = _inside(outline(ellipse), *edges.size)  # outline() samples the same angles as the bins
     if not inside.any():
         return 0.0
     return float(np.count_nonzero(_long_runs(covered, config.min_run) & inside) / np.count_nonzero(inside))
@@ -224,27 +322,35 @@ def _support(ellipse: tuple[float, float, float, float, float], points: np.ndarr
 
 def _long_runs(covered: np.ndarray, min_run: int) -> np.ndarray:
     """Covered bins that belong to a circular run of at least `min_run` covered bins."""
-    n = len(covered)
-    if covered.all():
+    if covered.all() or not covered.any():
         return covered
     start = int(np.argmin(covered))  # roll so that the sequence starts on an uncovered bin
     rolled = np.roll(covered, -start).astype(np.int8)
-    edges = np.diff(np.concatenate([[0], rolled, [0]]))
-    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-    keep = np.zeros(n, dtype=bool)
-    for a, b in zip(starts, ends):
+    steps = np.diff(np.concatenate([[0], rolled, [0]]))
+    keep = np.zeros(len(covered), dtype=bool)
+    for a, b in zip(np.flatnonzero(steps == 1), np.flatnonzero(steps == -1)):
         if b - a >= min_run:
             keep[a:b] = True
     return np.roll(keep, start)
 
 
 def _plausible(fit: _Fit, width: int, height: int, min_r: float, max_r: float, config: BowlConfig) -> bool:
-    small_axis, big_axis = min(fit.rx, fit.ry), max(fit.rx, fit.ry)
+    cx, cy, rx, ry, _ = fit.ellipse
+    small_axis, big_axis = min(rx, ry), max(rx, ry)
     if small_axis < min_r or big_axis > max_r or small_axis < config.min_axis_ratio * big_axis:
         return False
-    if not (0 <= fit.cx < width and 0 <= fit.cy < height):
+    if not (0 <= cx < width and 0 <= cy < height):
         return False
-    pts = outline((fit.cx, fit.cy, fit.rx, fit.ry, fit.angle_deg))
-    if np.mean(_inside(pts, width, height)) < config.min_inside_frac:
+    if np.mean(_inside(outline(fit.ellipse), width, height)) < config.min_inside_frac:
         return False
     return fit.support >= config.min_support
+
+
+def _close(fine: Ellipse, seed: Ellipse, config: BowlConfig) -> bool:
+    """The refined rim must stay near the search's: the refinement only sharpens, never jumps."""
+    r = float(np.sqrt(seed[2] * seed[3]))
+    moved = float(np.hypot(fine[0] - seed[0], fine[1] - seed[1]))
+    ratio = min(fine[2], fine[3]) / max(fine[2], fine[3])
+    size = float(np.sqrt(fine[2] * fine[3])) / r
+    return (moved < config.refine_band * r and 1 - config.refine_band < size < 1 + config.refine_outward
+            and ratio >= config.min_axis_ratio)

@@ -15,6 +15,23 @@ class BowlConfig:
 
     # The search runs on a small copy: the rim is the biggest edge in view, 200 px wide is plenty.
     work_size: int = 200
+    # The rim found there is refined on a copy this big: precise to ~1% of the radius at 640x480.
+    refine_size: int = 480
+    # This many distinct rims from the search are refined; the best refined one wins.
+    refine_candidates: int = 1
+    # The refinement looks this far (share of the radius) inside the searched rim...
+    refine_band: float = 0.08
+    # ...and this far outside it: the search may have taken a painted ring or the lip's inner edge.
+    refine_outward: float = 0.15
+    # The refined rim must run along this share of its outline: generated rims with a hand over them
+    # or half out of frame reach 0.39, the hexagonal board of a game (no bowl) at most 0.35.
+    min_refined_support: float = 0.38
+    # A concentric curve is tried when its edge pixels number this share of a full ellipse's outline.
+    refine_peak: float = 0.25
+    # At most this many concentric curves are tried per contrast polarity.
+    refine_peaks: int = 3
+    # ...and counts an edge point as on the rim within this many pixels of that copy.
+    refine_tol_px: float = 1.5
     # Gaussian blur before edges, in work pixels: smooths glaze texture and blue-pattern strokes.
     blur_sigma: float = 1.2
     # Canny's upper threshold is this percentile of the gradient: the rim is among the strongest
@@ -40,7 +57,10 @@ class BowlConfig:
     # noise and texture cover the outline in scattered specks.
     min_run: int = 4
     # Hough centre candidates tried; the true rim is nearly always among the first few.
-    max_candidates: int = 6
+    max_candidates: int = 4
+    # The Hough vote's own edge threshold, as a share of the one above: a busy table (polka dots,
+    # wood grain) has stronger edges than a white rim on a light cloth, and the vote must see the rim.
+    hough_edge_scale: float = 1.0
     # Hough accumulator vote threshold (OpenCV param2) at work size: low, the ellipse fit decides.
     hough_votes: int = 18
     # Edge points within this share of the radius of a circle candidate seed its ellipse fit.
