@@ -16,7 +16,7 @@ from bobing_vision.synth.camera import Camera
 from bobing_vision.synth.config import CONFIG
 from bobing_vision.synth.dice import fill
 from bobing_vision.synth.lighting import Lighting
-from bobing_vision.synth.noise import fill_invalid, smooth_noise
+from bobing_vision.synth.noise import fill_invalid, smooth_noise, times_gray
 
 COBALT = (0.55, 0.25, 0.08)  # BGR of 青花 cobalt blue, as a share of white
 GOLD = (0.25, 0.62, 0.82)
@@ -77,9 +77,9 @@ class BowlShape:
 
     def lamp_visible(self, points: np.ndarray, lighting: Lighting) -> np.ndarray:
         """(n, k) in 0..1: how much of each lamp reaches points inside the bowl past the rim."""
-        d = lighting.directions
-        t = (self.height - points[:, 2:3]) / np.maximum(d[None, :, 2], 1e-3)  # (n, k)
-        q = points[:, None, :2] + d[None, :, :2] * t[..., None]
+        d = lighting.towards(points)  # (n, k, 3)
+        t = (self.height - points[:, 2:3]) / np.maximum(d[..., 2], 1e-3)  # (n, k)
+        q = points[:, None, :2] + d[..., :2] * t[..., None]
         r = np.linalg.norm(q, axis=-1)
         return np.clip((self.rim + 2.0 - r) / 4.0, 0, 1)
 
@@ -107,8 +107,8 @@ def sample_style(rng: np.random.Generator) -> BowlStyle:
     glaze = {
         "white": (0.93, 0.94, 0.93),
         "qinghua": (0.95, 0.94, 0.91),
-        "celadon": (0.66, 0.84, 0.68),
-        "ivory": (0.80, 0.90, 0.94),
+        "celadon": (0.70, 0.80, 0.70),
+        "ivory": (0.84, 0.91, 0.94),
     }[kind]
     glaze = tuple(float(np.clip(g + rng.uniform(-0.04, 0.04), 0, 1)) for g in glaze)
     return BowlStyle(kind, glaze, bool(rng.random() < 0.3), float(rng.uniform(60, 220)),  # type: ignore[arg-type]
@@ -230,9 +230,7 @@ def _outside_texture(rng: np.random.Generator, style: BowlStyle) -> np.ndarray:
 @dataclass(frozen=True)
 class BowlRender:
     image: np.ndarray  # float32 BGR 0..1 of the whole frame, bowl over the table
-    inside: np.ndarray  # float32 0..1: the interior seen through the opening
-    silhouette: np.ndarray  # float32 0..1: anywhere on the bowl
-    shadow: np.ndarray  # float32 0..1 light factor for the table (the bowl's cast shadow)
+    silhouette: np.ndarray  # uint8 mask: anywhere on the bowl
 
 
 def _first_crossing(fn, z_hi: float, z_lo: float, levels: int, iters: int) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
@@ -252,105 +250,8 @@ def _first_crossing(fn, z_hi: float, z_lo: float, levels: int, iters: int) -> tu
     return (hi + lo) / 2, found
 
 
-def render_bowl(rng: np.random.Generator, camera: Camera, shape: BowlShape, style: BowlStyle, lighting: Lighting,
-                table: np.ndarray) -> BowlRender:
-    """Shade the bowl over `table` (float32 BGR 0..1, the lit table without the bowl's shadow)."""
-    w, h = camera.width, camera.height
-    s = CONFIG.shade_scale
-    gw, gh = (w + s - 1) // s, (h + s - 1) // s
-    gx, gy = np.meshgrid((np.arange(gw) + 0.5) * s - 0.5, (np.arange(gh) + 0.5) * s - 0.5)
-    d = camera.rays(np.stack([gx, gy], axis=-1)).reshape(-1, 3)
-    c = camera.position
-    a = d[:, :2] / d[:, 2:3]  # xy change per mm of height along each ray
-
-    def xy_at(z: np.ndarray | float) -> np.ndarray:
-        return c[:2] + a * (np.reshape(z, (-1, 1)) - c[2])
-
-    def r_at(z: np.ndarray | float) -> np.ndarray:
-        return np.linalg.norm(xy_at(z), axis=1)
-
-    extent = shape.rim * 1.08
-    # Interior: the first point below the opening where the ray meets the glaze.
-    z_in, _ = _first_crossing(lambda z: z - shape.inner_z(r_at(z)), shape.height, shape.floor_z - 0.5, 12, 7)
-    r_top = r_at(shape.height)
-    valid_in = r_top < shape.rim + 2
-    p_in = np.concatenate([xy_at(z_in), z_in[:, None]], axis=1)
-    n_in = shape.inner_normal(p_in[:, :2])
-    eye_in = c - p_in
-    eye_in /= np.linalg.norm(eye_in, axis=1, keepdims=True)
-    lamp = shape.lamp_visible(p_in, lighting)
-    depth = np.clip((p_in[:, 2] - shape.floor_z) / (shape.height - shape.floor_z), 0, 1)
-    ao = (0.8 + 0.2 * depth)[:, None]  # the bottom sees less of the room than the rim
-    diff_in = lighting.diffuse(n_in, lamp) * ao
-    spec_in = lighting.specular(n_in, eye_in, style.shininess, lamp) * style.gloss
-    # Outer wall: rays that pass outside the rim and meet the body on the way down.
-    z_out, found_out = _first_crossing(lambda z: r_at(z) - shape.outer_r(np.asarray(z)), shape.height, 0.0, 10, 6)
-    p_out = np.concatenate([xy_at(z_out), z_out[:, None]], axis=1)
-    n_out = shape.outer_normal(p_out)
-    eye_out = c - p_out
-    eye_out /= np.linalg.norm(eye_out, axis=1, keepdims=True)
-    low = np.clip(p_out[:, 2] / shape.height, 0, 1)[:, None]
-    diff_out = lighting.diffuse(n_out) * (0.7 + 0.3 * low)
-    spec_out = lighting.specular(n_out, eye_out, style.shininess, None) * style.gloss
-    valid_out = found_out & (r_top > shape.outer_rim - 2)
-    # Rim: a rounded lip, its normal turning from inward to outward across it.
-    p_rim = np.concatenate([xy_at(shape.height), np.full((len(d), 1), shape.height)], axis=1)
-    across = np.clip((r_top - shape.rim) / shape.lip, 0, 1)[:, None]
-    ang = (across - 0.5) * 2.2
-    radial = p_rim[:, :2] / np.maximum(r_top[:, None], 1e-6)
-    n_rim = np.concatenate([radial * np.sin(ang), np.cos(ang)], axis=1)
-    eye_rim = c - p_rim
-    eye_rim /= np.linalg.norm(eye_rim, axis=1, keepdims=True)
-    rim_color = np.array(GOLD if style.gilded else style.glaze, np.float32)
-    rim_shade = rim_color * lighting.diffuse(n_rim) + lighting.specular(n_rim, eye_rim, style.shininess * 0.5) * (
-        1.3 if style.gilded else style.gloss)
-
-    def grid(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
-        v = values.reshape(gh, gw, -1).astype(np.float32)
-        v = fill_invalid(v, valid.reshape(gh, gw))
-        return cv2.resize(v, (w, h), interpolation=cv2.INTER_LINEAR)
-
-    maps_in = grid(np.concatenate([p_in[:, :2], diff_in, spec_in], axis=1), valid_in)
-    maps_out = grid(np.concatenate([p_out, diff_out, spec_out], axis=1), valid_out)
-    rim_img = grid(rim_shade, np.ones(len(d), bool))
-
-    tex_in = _inside_texture(rng, shape, style, extent)
-    k = CONFIG.texture_px / (2 * extent)
-    inside = cv2.remap(tex_in, (maps_in[..., 0] + extent) * k, (maps_in[..., 1] + extent) * k, cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE)
-    inside = inside * maps_in[..., 2:5] + maps_in[..., 5:8]
-    tex_out = _outside_texture(rng, style)
-    angle = cv2.phase(maps_out[..., 0].copy(), maps_out[..., 1].copy())
-    outside = cv2.remap(tex_out, angle * (tex_out.shape[1] / (2 * np.pi)),
-                        np.clip(maps_out[..., 2] / shape.height, 0, 1) * (tex_out.shape[0] - 1), cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_WRAP)
-    outside = outside * maps_out[..., 3:6] + maps_out[..., 6:9]
-
-    m_in = np.zeros((h, w), np.uint8)
-    fill(m_in, camera.project(_circle(shape.rim, shape.height)), 255)
-    m_rim = np.zeros((h, w), np.uint8)
-    fill(m_rim, camera.project(_circle(shape.outer_rim, shape.height)), 255)
-    m_sil = silhouette_mask(camera, shape)
-    f_in = m_in.astype(np.float32) / 255
-    f_rim = np.maximum(m_rim.astype(np.float32) / 255 - f_in, 0)
-    f_sil = m_sil.astype(np.float32) / 255
-    f_out = np.maximum(f_sil - f_rim - f_in, 0)
-
-    # The bowl's shadow on the table, cast by the strongest lamp, soft at the edges.
-    main = lighting.directions[int(np.argmax(lighting.colors.sum(axis=1)))]
-    ring = _circle(shape.outer_rim, shape.height, 64)
-    cast = ring - main[None] * (ring[:, 2:3] / max(main[2], 0.2))
-    sh = np.zeros((h, w), np.uint8)
-    fill(sh, camera.project(cast), 255)
-    fill(sh, camera.project(_circle(shape.foot_r * 1.15, 0.0, 48)), 255)
-    blur = max(3, int(shape.rim * camera.focal / np.linalg.norm(camera.position) * 0.25) | 1)
-    sh = cv2.GaussianBlur(sh, (0, 0), blur / 3)
-    strength = float(lighting.colors.max() / (lighting.colors.max() + lighting.ambient.max()))
-    shadow = 1 - strength * 0.8 * sh.astype(np.float32) / 255
-
-    img = table * shadow[..., None] * (1 - f_sil)[..., None]
-    img += inside * f_in[..., None] + rim_img * f_rim[..., None] + outside * f_out[..., None]
-    return BowlRender(img, f_in, f_sil, shadow)
+def _unit_rows(v: np.ndarray) -> np.ndarray:
+    return v / np.sqrt((v * v).sum(axis=1, keepdims=True))
 
 
 def silhouette_mask(camera: Camera, shape: BowlShape) -> np.ndarray:
@@ -360,3 +261,114 @@ def silhouette_mask(camera: Camera, shape: BowlShape) -> np.ndarray:
     for z in np.linspace(0, shape.height, 14):
         fill(m, camera.project(_circle(float(shape.outer_r(np.asarray(z))), float(z), 64)), 255)
     return m
+
+
+def _shade_grid(camera: Camera, shape: BowlShape, style: BowlStyle, lighting: Lighting,
+                roi: tuple[int, int, int, int]) -> dict[str, np.ndarray]:
+    """Ray-cast a coarse grid over `roi` (x0, y0, x1, y1): per surface, hit coordinates and light."""
+    x0, y0, x1, y1 = roi
+    s = CONFIG.shade_scale
+    gw, gh = (x1 - x0 + s - 1) // s, (y1 - y0 + s - 1) // s
+    # one ray through the middle of each s x s cell, so a plain resize puts it back on its pixels
+    gx, gy = np.meshgrid(x0 + np.arange(gw) * s + (s - 1) / 2, y0 + np.arange(gh) * s + (s - 1) / 2)
+    d = camera.rays(np.stack([gx, gy], axis=-1).astype(np.float64)).reshape(-1, 3)
+    c = camera.position
+    ax, ay = d[:, 0] / d[:, 2], d[:, 1] / d[:, 2]  # xy change per mm of height along each ray
+
+    def r_at(z: np.ndarray | float) -> np.ndarray:
+        dz = np.asarray(z) - c[2]
+        return np.hypot(c[0] + ax * dz, c[1] + ay * dz)
+
+    def point(z: np.ndarray) -> np.ndarray:
+        dz = z - c[2]
+        return np.stack([c[0] + ax * dz, c[1] + ay * dz, z], axis=1)
+
+    out: dict[str, np.ndarray] = {}
+    r_top = r_at(shape.height)
+    # Interior: the first point below the opening where the ray meets the glaze.
+    z_in, _ = _first_crossing(lambda z: z - shape.inner_z(r_at(z)), shape.height, shape.floor_z - 0.5, 9, 6)
+    p = point(z_in)
+    n = shape.inner_normal(p[:, :2])
+    lamp = shape.lamp_visible(p, lighting)
+    depth = np.clip((p[:, 2] - shape.floor_z) / (shape.height - shape.floor_z), 0, 1)[:, None]
+    out["in_xy"] = p[:, :2]
+    out["in_diff"] = lighting.diffuse(n, p, lamp) * (0.8 + 0.2 * depth)  # the bottom sees less of the room
+    out["in_spec"] = lighting.specular(n, p, c, style.shininess, lamp) * style.gloss
+    valid_in = r_top < shape.rim + 2
+    # Outer wall: rays that pass outside the rim and meet the body on the way down.
+    z_out, found = _first_crossing(lambda z: r_at(z) - shape.outer_r(np.asarray(z)), shape.height, 0.0, 8, 5)
+    p = point(z_out)
+    n = shape.outer_normal(p)
+    out["out_xyz"] = p
+    out["out_diff"] = lighting.diffuse(n, p) * (0.7 + 0.3 * np.clip(p[:, 2:3] / shape.height, 0, 1))
+    out["out_spec"] = lighting.specular(n, p, c, style.shininess) * style.gloss
+    valid_out = found & (r_top > shape.outer_rim - 2)
+    # Rim: a rounded lip whose normal turns from inward to outward across it.
+    p = point(np.full(len(d), shape.height))
+    across = np.clip((r_top - shape.rim) / shape.lip, 0, 1)[:, None]
+    ang = (across - 0.5) * 2.2
+    radial = p[:, :2] / np.maximum(r_top[:, None], 1e-6)
+    n = np.concatenate([radial * np.sin(ang), np.cos(ang)], axis=1)
+    rim_color = np.array(GOLD if style.gilded else style.glaze)
+    out["rim"] = rim_color * lighting.diffuse(n, p) + lighting.specular(n, p, c, style.shininess * 0.5) * (
+        1.3 if style.gilded else style.gloss)
+    valid = {"in": valid_in, "out": valid_out, "rim": np.ones(len(d), bool)}
+    rw, rh = x1 - x0, y1 - y0
+    for key in list(out):
+        v = out[key].reshape(gh, gw, -1).astype(np.float32)
+        v = fill_invalid(v, valid[key.split("_")[0]].reshape(gh, gw), rounds=3)
+        out[key] = cv2.resize(v, (gw * s, gh * s), interpolation=cv2.INTER_LINEAR)[:rh, :rw]
+    return out
+
+
+def _mask(camera: Camera, pts: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
+    x0, y0, x1, y1 = roi
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    fill(m, camera.project(pts) - np.array([x0, y0]), 255)
+    return m.astype(np.float32) * (1 / 255)
+
+
+def render_bowl(rng: np.random.Generator, camera: Camera, shape: BowlShape, style: BowlStyle, lighting: Lighting,
+                table: np.ndarray) -> BowlRender:
+    """Shade the bowl over `table` (float32 BGR 0..1, the lit table without the bowl's shadow)."""
+    w, h = camera.width, camera.height
+    sil = silhouette_mask(camera, shape)
+    bx, by, bw, bh = cv2.boundingRect(sil)
+    roi = (max(bx - 2, 0), max(by - 2, 0), min(bx + bw + 2, w), min(by + bh + 2, h))
+    x0, y0, x1, y1 = roi
+    maps = _shade_grid(camera, shape, style, lighting, roi)
+    extent = shape.rim * 1.08
+    k = CONFIG.texture_px / (2 * extent)
+    tex_in = _inside_texture(rng, shape, style, extent)
+    xy = maps["in_xy"]
+    inside = cv2.remap(tex_in, (xy[..., 0] + extent) * k, (xy[..., 1] + extent) * k, cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)
+    inside = cv2.add(cv2.multiply(inside, maps["in_diff"]), maps["in_spec"])
+    tex_out = _outside_texture(rng, style)
+    xyz = maps["out_xyz"]
+    angle = cv2.phase(np.ascontiguousarray(xyz[..., 0]), np.ascontiguousarray(xyz[..., 1]))
+    outside = cv2.remap(tex_out, angle * (tex_out.shape[1] / (2 * np.pi)),
+                        np.clip(xyz[..., 2] * (1 / shape.height), 0, 1) * (tex_out.shape[0] - 1), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_WRAP)
+    outside = cv2.add(cv2.multiply(outside, maps["out_diff"]), maps["out_spec"])
+    m_in = _mask(camera, _circle(shape.rim, shape.height), roi)
+    m_top = _mask(camera, _circle(shape.outer_rim, shape.height), roi)
+    m_sil = sil[y0:y1, x0:x1].astype(np.float32) * (1 / 255)
+
+    # The bowl's shadow on the table, cast by the strongest lamp, soft at the edges (blurred small).
+    main = lighting.main
+    ring = _circle(shape.outer_rim, shape.height, 64)
+    cast = ring - main[None] * (ring[:, 2:3] / max(main[2], 0.2))
+    q = 4
+    sh = np.zeros(((h + q - 1) // q, (w + q - 1) // q), np.uint8)
+    fill(sh, camera.project(cast) / q, 255)
+    fill(sh, camera.project(_circle(shape.foot_r * 1.15, 0.0, 48)) / q, 255)
+    sigma = max(1.0, shape.rim * camera.focal / float(np.linalg.norm(camera.position)) * 0.08 / q)
+    sh = cv2.resize(cv2.GaussianBlur(sh, (0, 0), sigma), (w, h), interpolation=cv2.INTER_LINEAR)
+    shadow = 1 - (lighting.contrast * 0.8 / 255) * sh.astype(np.float32)
+    img = times_gray(table, shadow)
+
+    top = cv2.blendLinear(inside, maps["rim"], m_in, 1 - m_in)
+    body = cv2.blendLinear(top, outside, m_top, 1 - m_top)
+    img[y0:y1, x0:x1] = cv2.blendLinear(body, img[y0:y1, x0:x1], m_sil, 1 - m_sil)
+    return BowlRender(img, sil)

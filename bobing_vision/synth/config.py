@@ -52,7 +52,7 @@ class SynthConfig:
     flat_jitter_deg: float = 3.0  # dice on the flat floor are never perfectly level
     lean_deg: tuple[float, float] = (18.0, 38.0)  # a die leaning on another die or the wall
     texture_px: int = 384  # side of the bowl's interior texture: ~1.3 px/mm, sharper than the frame
-    shade_scale: int = 4  # glaze shading is smooth: solved on a 1/4 grid and upsampled
+    shade_scale: int = 6  # glaze shading is smooth: solved on a 1/6 grid and upsampled
 
 
 CONFIG = SynthConfig()

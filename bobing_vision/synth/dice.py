@@ -142,8 +142,6 @@ def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose
              lighting: Lighting, shadow: np.ndarray) -> DieLabel:
     """Draw the die onto `img` (BGR uint8) and `ids`, and return its label (top face, box, pips)."""
     body = np.array(style.body)
-    eye = camera.position - pose.center
-    eye /= np.linalg.norm(eye)
     outline = die_silhouette(camera, pose, style)
     shades: dict[int, np.ndarray] = {}
     for face, (n, _, _) in FACE_AXES.items():
@@ -151,8 +149,8 @@ def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose
         face_centre = pose.center + nw * pose.size / 2
         if float(np.dot(nw, camera.position - face_centre)) <= 0:
             continue
-        light = lighting.diffuse(nw[None], shadow[None])[0]
-        glare = lighting.specular(nw[None], eye[None], 25.0, shadow[None])[0] * style.gloss * 255
+        light = lighting.diffuse(nw[None], face_centre[None], shadow[None])[0]
+        glare = lighting.specular(nw[None], face_centre[None], camera.position, 25.0, shadow[None])[0] * style.gloss * 255
         shades[face] = np.clip(body * light + glare, 0, 255)
     edge = np.mean(list(shades.values()), axis=0) * 0.72
     fill(img, outline, tuple(edge.tolist()))

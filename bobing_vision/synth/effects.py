@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -34,6 +35,24 @@ def sample_effects(rng: np.random.Generator) -> CameraEffects:
     )
 
 
+@lru_cache(maxsize=1)
+def _grain_bank() -> np.ndarray:
+    """A fixed bank of Gaussian noise; each frame takes a random window of it (drawing fresh noise for
+    every pixel costs more than the rest of the camera model)."""
+    gen = np.random.default_rng(20260929)
+    luma = gen.standard_normal((1536, 1536, 1), dtype=np.float32)
+    return luma * 0.8 + gen.standard_normal((1536, 1536, 3), dtype=np.float32) * 0.45  # mostly luminance
+
+
+def _grain(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    bank = _grain_bank()
+    if h > bank.shape[0] or w > bank.shape[1]:
+        return rng.standard_normal((h, w, 3), dtype=np.float32)
+    y = int(rng.integers(0, bank.shape[0] - h + 1))
+    x = int(rng.integers(0, bank.shape[1] - w + 1))
+    return bank[y:y + h, x:x + w]
+
+
 def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
     n = int(np.ceil(length)) | 1
     k = np.zeros((n, n), np.float32)
@@ -52,16 +71,13 @@ def apply_effects(rng: np.random.Generator, img: np.ndarray, fx: CameraEffects) 
         out = cv2.filter2D(out, -1, motion_kernel(fx.motion_px, fx.motion_deg))
     if fx.defocus_sigma > 0:
         out = cv2.GaussianBlur(out, (0, 0), fx.defocus_sigma)
-    gain = np.array(fx.white_balance, np.float32) * fx.exposure
+    gain = np.array(fx.white_balance) * fx.exposure
     yy, xx = np.ogrid[-1:1:complex(0, h // 8 + 1), -1:1:complex(0, w // 8 + 1)]
-    vig = cv2.resize((1 - fx.vignette * (xx * xx + yy * yy) / 2).astype(np.float32), (w, h))
-    out *= vig[..., None]
-    out *= gain
-    # sensor noise: luminance grain plus a little coarser colour noise
-    grain = rng.standard_normal((h, w), dtype=np.float32) * fx.noise_sigma
-    chroma = cv2.resize(rng.standard_normal((h // 2 + 1, w // 2 + 1, 3), dtype=np.float32), (w, h))
-    out += grain[..., None] + chroma * (fx.noise_sigma * 0.5)
-    res = np.clip(out, 0, 255).astype(np.uint8)
+    small = (1 - fx.vignette * (xx * xx + yy * yy) / 2).astype(np.float32)
+    vig = cv2.resize(cv2.merge([small * float(g) for g in gain]), (w, h))
+    out = cv2.multiply(out, vig)
+    out = cv2.scaleAdd(_grain(rng, h, w), fx.noise_sigma, out)  # sensor noise
+    res = cv2.convertScaleAbs(out)
     if fx.jpeg_quality:
         ok, buf = cv2.imencode(".jpg", res, [cv2.IMWRITE_JPEG_QUALITY, fx.jpeg_quality])
         res = cv2.imdecode(buf, cv2.IMREAD_COLOR)

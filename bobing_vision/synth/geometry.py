@@ -68,6 +68,11 @@ def face_up_rotation(face: int) -> np.ndarray:
 
 def polygons_overlap(a: np.ndarray, b: np.ndarray, gap: float = 0.0) -> bool:
     """Separating-axis test for two convex polygons, each (n, 2); `gap` is the clearance demanded."""
+    ca, cb = a.mean(axis=0), b.mean(axis=0)
+    ra = np.sqrt(((a - ca) ** 2).sum(axis=1).max())
+    rb = np.sqrt(((b - cb) ** 2).sum(axis=1).max())
+    if np.sqrt(((ca - cb) ** 2).sum()) > ra + rb + gap:  # far apart: no need for the axes
+        return False
     for poly in (a, b):
         edges = np.roll(poly, -1, axis=0) - poly
         normals = np.stack([-edges[:, 1], edges[:, 0]], axis=1)

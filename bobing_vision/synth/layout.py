@@ -47,7 +47,7 @@ def _resting_rotation(rng: np.random.Generator, normal: np.ndarray) -> np.ndarra
     return jitter @ rotation_between(UP, normal) @ yaw @ face_up_rotation(face)
 
 
-def _footprint_xy(pose: DiePose, style: DieStyle) -> np.ndarray:
+def footprint_xy(pose: DiePose, style: DieStyle) -> np.ndarray:
     pts = pose.footprint(style.corner)[:, :2].astype(np.float32)
     return cv2.convexHull(pts).reshape(-1, 2).astype(np.float64)
 
@@ -138,8 +138,8 @@ def place_dice(rng: np.random.Generator, spec: SceneSpec, camera: Camera, shape:
                 pts = cand.footprint(style.corner)
                 if not shape.in_opening(camera, pts, margin=1.0).all() or not _in_frame(camera, cand, style, 2):
                     continue
-                foot = _footprint_xy(cand, style)
-                if any(polygons_overlap(foot, _footprint_xy(p.pose, p.style), 0.2)
+                foot = footprint_xy(cand, style)
+                if any(polygons_overlap(foot, footprint_xy(p.pose, p.style), 0.2)
                        for i, p in enumerate(placed) if i != rests):
                     continue
                 pose = cand
@@ -178,8 +178,8 @@ def _place_on_table(rng: np.random.Generator, camera: Camera, shape: BowlShape, 
             cv2.fillPoly(probe, [hull], 255)
             if (probe & grown).any():
                 continue
-            foot = _footprint_xy(pose, style)
-            if any(polygons_overlap(foot, _footprint_xy(p.pose, p.style), 0.5) for p in out):
+            foot = footprint_xy(pose, style)
+            if any(polygons_overlap(foot, footprint_xy(p.pose, p.style), 0.5) for p in out):
                 continue
             out.append(Placed(pose, style))
             break
@@ -188,9 +188,9 @@ def _place_on_table(rng: np.random.Generator, camera: Camera, shape: BowlShape, 
             for _ in range(200):
                 xy = rng.uniform(-1, 1, 2) * shape.floor_r
                 pose = _floor_pose(rng, shape, xy, size, False)
-                foot = _footprint_xy(pose, style)
+                foot = footprint_xy(pose, style)
                 if shape.in_opening(camera, pose.footprint(style.corner), 1.0).all() and not any(
-                        polygons_overlap(foot, _footprint_xy(p.pose, p.style), 0.2) for p in inside + out):
+                        polygons_overlap(foot, footprint_xy(p.pose, p.style), 0.2) for p in inside + out):
                     out.append(Placed(pose, style))
                     break
     return out

@@ -15,6 +15,11 @@ def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: int, c
     return cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
+def times_gray(img: np.ndarray, gray: np.ndarray) -> np.ndarray:
+    """float32 (h, w, 3) times (h, w) per pixel, without numpy's slow broadcasting."""
+    return cv2.multiply(img, cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR))
+
+
 def fill_invalid(values: np.ndarray, valid: np.ndarray, rounds: int = 6) -> np.ndarray:
     """Spread valid values into invalid pixels (normalised convolution), so upsampling blends cleanly."""
     out = values.astype(np.float32).copy()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -9,13 +10,18 @@ import numpy as np
 
 from bobing_vision.dataset.labels import DieLabel, ImageLabel
 from bobing_vision.synth.bowl import (
-    BowlShape, BowlStyle, render_bowl, rim_ellipse, sample_shape, sample_style, silhouette_mask,
+    BowlShape, BowlStyle, render_bowl, rim_ellipse, sample_shape, sample_style,
 )
 from bobing_vision.synth.camera import Camera, look_at
 from bobing_vision.synth.config import CONFIG, SceneSpec
 from bobing_vision.synth.dice import DieStyle, draw_die, fill, sample_die_style
-from bobing_vision.synth.layout import Placed, place_dice
+from bobing_vision.synth.effects import apply_effects, sample_effects
+from bobing_vision.synth.table import render_table
+from bobing_vision.synth.distractors import draw_overlays, draw_underlays
+from bobing_vision.synth.geometry import polygons_overlap
+from bobing_vision.synth.layout import Placed, footprint_xy, place_dice
 from bobing_vision.synth.lighting import Lighting, sample_lighting
+from bobing_vision.synth.noise import times_gray
 
 
 @dataclass(frozen=True)
@@ -57,7 +63,7 @@ def sample_setup(rng: np.random.Generator, spec: SceneSpec) -> Setup:
     if not chinese and rng.random() < 0.3:
         styles[int(rng.integers(spec.n_dice))] = sample_die_style(rng, False)
     size = float(rng.uniform(*spec.die_mm))
-    return Setup(camera, shape, style, sample_lighting(rng), tuple(styles), size, tilt)
+    return Setup(camera, shape, style, sample_lighting(rng, shape.rim), tuple(styles), size, tilt)
 
 
 def lamp_share(setup: Setup, placed: Placed) -> np.ndarray:
@@ -68,21 +74,21 @@ def lamp_share(setup: Setup, placed: Placed) -> np.ndarray:
 
 
 def cast_shadows(img: np.ndarray, setup: Setup, placed: list[Placed]) -> None:
-    """Darken float32 `img` under and beside each die: a soft cast shadow and a contact shadow."""
+    """Darken float32 `img` under and beside each die: a soft shadow cast away from the main lamp."""
     cam, light = setup.camera, setup.lighting
-    main = light.directions[int(np.argmax(light.colors.sum(axis=1)))]
+    main = light.main
     mask = np.zeros((cam.height, cam.width), np.uint8)
     for p in placed:
         pts = p.pose.footprint(p.style.corner)
-        ground = float(setup.shape.inner_z(np.linalg.norm(p.pose.center[:2]))) if p.pose.in_bowl else 0.0
+        r = float(np.linalg.norm(p.pose.center[:2]))
+        ground = float(setup.shape.inner_z(np.array(r))) if r < setup.shape.rim else 0.0
         cast = pts - main[None] * ((pts[:, 2:3] - ground) / max(main[2], 0.25))
         both = np.concatenate([cam.project(cast), cam.project(pts)]).astype(np.float32)
         fill(mask, cv2.convexHull(both).reshape(-1, 2).astype(np.float64), 255)
     px_per_mm = cam.focal / float(np.linalg.norm(cam.position))
     sigma = max(0.8, setup.die_size * px_per_mm * 0.12)
-    soft = cv2.GaussianBlur(mask, (0, 0), sigma).astype(np.float32) / 255
-    strength = float(light.colors.max() / (light.colors.max() + light.ambient.max()))
-    img *= (1 - 0.75 * strength * soft)[..., None]
+    soft = cv2.GaussianBlur(mask, (0, 0), sigma).astype(np.float32) * (1 / 255)
+    img[:] = times_gray(img, 1 - 0.75 * light.contrast * soft)
 
 
 def render_dice(img8: np.ndarray, setup: Setup, placed: list[Placed]) -> tuple[list[DieLabel], np.ndarray]:
@@ -96,28 +102,54 @@ def render_dice(img8: np.ndarray, setup: Setup, placed: list[Placed]) -> tuple[l
     return [lab for lab in labels if lab is not None], ids
 
 
+def dice_over(base8: np.ndarray, setup: Setup, placed: list[Placed]) -> tuple[np.ndarray, list[DieLabel], np.ndarray]:
+    """The background with the dice's shadows and the dice on it: image, labels, die-id map."""
+    img = base8.astype(np.float32)
+    cast_shadows(img, setup, placed)
+    img8 = cv2.convertScaleAbs(img)
+    labels, ids = render_dice(img8, setup, placed)
+    return img8, labels, ids
+
+
+def _clear_of(placed: list[Placed]) -> Callable[[np.ndarray], bool]:
+    """A test of whether world points (n, 3) lie clear of every die's footprint."""
+    feet = [footprint_xy(p.pose, p.style) for p in placed]
+
+    def clear(points: np.ndarray) -> bool:
+        hull = cv2.convexHull(points[:, :2].astype(np.float32)).reshape(-1, 2).astype(np.float64)
+        return not any(polygons_overlap(hull, f, 1.0) for f in feet)
+
+    return clear
+
+
 def to_uint8(img: np.ndarray) -> np.ndarray:
     return np.clip(img * 255, 0, 255).astype(np.uint8)
 
 
 def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> tuple[np.ndarray, ImageLabel]:
     """A BGR uint8 photo of dice in a bowl and its label (DATA.md, with pips); `file` is left empty."""
-    from bobing_vision.synth.effects import apply_effects, sample_effects
-    from bobing_vision.synth.table import render_table
-
     spec = spec or SceneSpec()
     setup = sample_setup(rng, spec)
     cam = setup.camera
     table, table_kind = render_table(rng, cam, setup.lighting)
     bowl = render_bowl(rng, cam, setup.shape, setup.style, setup.lighting, table)
     placed = place_dice(rng, spec, cam, setup.shape, list(setup.die_styles), setup.die_size,
-                        silhouette_mask(cam, setup.shape))
-    img = bowl.image
-    cast_shadows(img, setup, placed)
-    img8 = to_uint8(img)
-    dice, _ = render_dice(img8, setup, placed)
+                        bowl.silhouette)
+    base8 = to_uint8(bowl.image)
+    things: list[str] = []
+    if spec.distractors:
+        things += draw_underlays(rng, base8, cam, setup.shape, setup.lighting, _clear_of(placed))
+    img8, dice, ids = dice_over(base8, setup, placed)
+    if spec.distractors:
+        things += draw_overlays(rng, img8, cam, setup.shape, setup.lighting, ids)
     if not spec.clean:
         img8 = apply_effects(rng, img8, sample_effects(rng))
+    return img8, scene_label(setup, dice, table_kind, things)
+
+
+def scene_label(setup: Setup, dice: list[DieLabel], table_kind: str, things: list[str]) -> ImageLabel:
+    """The DATA.md label of a scene, with what the generator chose under `synth` for analysis."""
+    cam = setup.camera
     extra = {
         "width": cam.width,
         "height": cam.height,
@@ -128,6 +160,7 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> tup
             "dice": "chinese" if setup.die_styles[0].chinese else "ordinary",
             "table": table_kind,
             "tilt_deg": round(setup.tilt_deg, 1),
+            "distractors": things,
         },
     }
-    return img8, ImageLabel(file="", dice=tuple(dice), bowl=rim_ellipse(cam, setup.shape), extra=extra)
+    return ImageLabel(file="", dice=tuple(dice), bowl=rim_ellipse(cam, setup.shape), extra=extra)
