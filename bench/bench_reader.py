@@ -1,0 +1,119 @@
+"""Speed and memory of the dice reader on generated 640x480 scenes.
+
+    python bench/bench_reader.py [--count 200] [--seed 4242] [--many 2000] [--out DIR]
+
+Prints:
+1. per-frame time on one thread, whole pipeline (`OnnxDiceReader.read` on decoded frames), median and
+   p95, with the bowl search and the detector timed on their own;
+2. `bobing score` throughput in images/s on the JPEGs with 1 and 2 workers (wall clock, incl. start);
+3. peak RSS of `bobing score` (one worker) over `count` and over `many` images (hard links to the same
+   JPEGs under other names): flat memory means the two peaks match.
+Targets (issue 4): <= 15 ms median per frame, >= 80 images/s with 2 workers, flat memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def write_scenes(folder: Path, count: int, seed: int) -> list[Path]:
+    import cv2
+    import numpy as np
+
+    from bobing_vision.synth import SceneSpec, render_scene
+
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    files = []
+    for i in range(count):
+        path = folder / f"scene_{i:05d}.jpg"
+        if not path.exists():
+            image, _ = render_scene(rng, SceneSpec(size=(640, 480)))
+            cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        files.append(path)
+    return files
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+def time_frames(files: list[Path], limit: int) -> None:
+    import cv2
+
+    from bobing_vision.vision.bowl import find_bowl
+    from bobing_vision.vision.pipeline import OnnxDiceReader
+
+    cv2.setNumThreads(1)
+    frames = [cv2.imread(str(f)) for f in files[:limit]]
+    reader = OnnxDiceReader()
+    reader.read(frames[0])  # warm-up: first session run allocates
+    whole, bowl, detect = [], [], []
+    for frame in frames:
+        t0 = time.process_time()
+        reader.read(frame)
+        t1 = time.process_time()
+        find_bowl(frame)
+        t2 = time.process_time()
+        reader.detector.detect(frame)
+        t3 = time.process_time()
+        whole.append((t1 - t0) * 1000)
+        bowl.append((t2 - t1) * 1000)
+        detect.append((t3 - t2) * 1000)
+    print(f"frames timed: {len(frames)} (640x480, one thread, CPU time per frame)")
+    for name, values in (("whole pipeline", whole), ("  bowl search", bowl), ("  detector", detect)):
+        print(f"{name:16s} median {statistics.median(values):6.1f} ms   p95 {percentile(values, 95):6.1f} ms")
+
+
+# Runs a command and prints the peak RSS (KiB) of its largest process: a fresh parent per run, so
+# RUSAGE_CHILDREN holds that run alone.
+_PEAK = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+         "stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def run_score(folder: Path, workers: int) -> tuple[float, int]:
+    """(seconds, peak RSS in MiB of its largest process) of `bobing score folder --json --workers N`."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", _PEAK, sys.executable, "-m", "bobing_vision", "score",
+                           str(folder), "--json", "--workers", str(workers)], capture_output=True, text=True,
+                          check=True)
+    return time.perf_counter() - start, int(done.stdout.strip()) // 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=200, help="generated JPEGs (default 200)")
+    parser.add_argument("--seed", type=int, default=4242)
+    parser.add_argument("--frames", type=int, default=100, help="frames timed one by one (default 100)")
+    parser.add_argument("--many", type=int, default=2000, help="images for the memory run (default 2000)")
+    parser.add_argument("--out", type=Path, help="keep the JPEGs here (default: a temporary folder)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.out or Path(tmp) / "scenes"
+        files = write_scenes(folder, args.count, args.seed)
+        time_frames(files, args.frames)
+        for workers in (1, 2):
+            seconds, _ = run_score(folder, workers)
+            print(f"bobing score, {workers} worker(s): {len(files)} images in {seconds:.2f} s = "
+                  f"{len(files) / seconds:.1f} images/s")
+        many = Path(tmp) / "many"
+        many.mkdir()
+        for i in range(args.many):
+            os.link(files[i % len(files)], many / f"img_{i:06d}.jpg")
+        _, small_peak = run_score(folder, 1)
+        seconds, big_peak = run_score(many, 1)
+        print(f"peak RSS, bobing score 1 worker: {small_peak} MiB over {len(files)} images, "
+              f"{big_peak} MiB over {args.many} images ({args.many / seconds:.1f} images/s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
