@@ -1,0 +1,62 @@
+"""Generated labels re-derived from the drawn pixels: every labelled pip is really drawn, in its colour."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bobing_vision.dataset.labels import DieLabel
+from bobing_vision.synth import SceneSpec, render_scene
+
+# Clean renders (no noise, blur or JPEG) of big dice in small bowls, so a pip covers its centre pixel.
+CHINESE = SceneSpec(size=(640, 480), clean=True, chinese_dice_p=1.0, die_mm=(17.0, 20.0), bowl_cm=(18.0, 22.0))
+ORDINARY = SceneSpec(size=(640, 480), clean=True, chinese_dice_p=0.0, die_mm=(17.0, 20.0), bowl_cm=(18.0, 22.0))
+
+
+def _px(image: np.ndarray, xy: tuple[float, float]) -> np.ndarray:
+    return image[int(round(xy[1])), int(round(xy[0]))].astype(int)
+
+
+def _body_point(die: DieLabel) -> tuple[float, float]:
+    """Between the first two pips is bare face on every face from 2 to 6."""
+    (ax, ay), (bx, by) = die.pips[0].center, die.pips[1].center
+    return ((ax + bx) / 2, (ay + by) / 2)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_chinese_faces_re_derived_from_pips(seed: int) -> None:
+    image, label = render_scene(np.random.default_rng(seed), CHINESE)
+    assert len(label.dice) == 6
+    for die in label.dice:
+        assert len(die.pips) == die.face, "one pip label per pip of the face"
+        reds = [p.red for p in die.pips]
+        assert all(reds) if die.face in (1, 4) else not any(reds), f"red pips exactly on 1 and 4, got {die}"
+        for pip in die.pips:
+            b, g, r = _px(image, pip.center)
+            if pip.red:
+                assert r > g + 40 and r > b + 40, f"pip at {pip.center} should be red, got BGR {(b, g, r)}"
+            else:
+                body = _px(image, _body_point(die))
+                assert max(b, g, r) < 0.6 * body.max(), f"pip at {pip.center} should be dark, got {(b, g, r)} on {body}"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ordinary_dice_pips_differ_from_the_body_and_are_never_red(seed: int) -> None:
+    image, label = render_scene(np.random.default_rng(100 + seed), ORDINARY)
+    for die in label.dice:
+        assert len(die.pips) == die.face
+        assert not any(p.red for p in die.pips)
+        if die.face >= 2:
+            body = _px(image, _body_point(die))
+            for pip in die.pips:
+                assert np.abs(_px(image, pip.center) - body).max() > 50, f"pip at {pip.center} looks like the body"
+
+
+def test_pips_lie_in_the_top_face_box() -> None:
+    for seed in range(6):
+        _, label = render_scene(np.random.default_rng(200 + seed))
+        for die in label.dice:
+            x0, y0, x1, y1 = die.box
+            assert x0 <= die.center[0] <= x1 and y0 <= die.center[1] <= y1
+            for pip in die.pips:
+                assert x0 - 0.5 <= pip.center[0] <= x1 + 0.5 and y0 - 0.5 <= pip.center[1] <= y1 + 0.5
