@@ -105,7 +105,7 @@ def _refine(image: np.ndarray, seed: Ellipse, config: BowlConfig, rng: np.random
         for k in peaks[np.argsort(-counts[peaks])][: config.refine_peaks]:
             scale = float(bins[k] + step / 2)
             ring = (seed[0], seed[1], seed[2] * scale, seed[3] * scale, seed[4])
-            fits += [f for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, rng, (polarity,))
+            fits += [f for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,))
                      if _close(f.ellipse, seed, config)]
     good = [f for f in fits if f.support >= config.min_support]
     if good:
@@ -199,11 +199,12 @@ def _best(fits: list[_Fit], config: BowlConfig) -> _Fit | None:
 
 
 def _fits_near(edges: _Edges, seed: Ellipse, band: float, tol: float, config: BowlConfig,
-               rng: np.random.Generator, polarities: tuple[float, ...] = (1.0, -1.0)) -> list[_Fit]:
+               rng: np.random.Generator | None, polarities: tuple[float, ...] = (1.0, -1.0)) -> list[_Fit]:
     """Ellipses through the edge points near `seed`, one per contrast polarity (inner side lighter/darker).
 
     Rim edges run along the seed, so their gradient is normal to it; its sign says whether the rim's
-    inner side is lighter or darker, and the whole rim shares that sign.
+    inner side is lighter or darker, and the whole rim shares that sign. With `rng` None the band is
+    taken to be clean (a narrow ring on the refined copy) and fitted by trimmed least squares alone.
     """
     if len(edges.points) < 12:
         return []
@@ -218,15 +219,24 @@ def _fits_near(edges: _Edges, seed: Ellipse, band: float, tol: float, config: Bo
         band_pts = nearby.points[near & (polarity * align > config.min_alignment)]
         if len(band_pts) < 12:
             continue
-        ellipse = _ransac(band_pts, seed, tol, config, rng)
+        ellipse = _fit(band_pts) if rng is None else _ransac(band_pts, seed, tol, config, rng)
         for _ in range(config.refine_passes):
             if ellipse is None:
                 break
-            off = np.abs(_geometry(band_pts, ellipse)[0] - 1.0) * min(ellipse[2], ellipse[3])
+            off = np.abs(_rho(band_pts, ellipse) - 1.0) * min(ellipse[2], ellipse[3])
             ellipse = _fit(band_pts[off < tol])
         if ellipse is not None:
             fits.append(_Fit(ellipse, _support(ellipse, nearby, polarity, tol, config)))
     return fits
+
+
+def _rho(points: np.ndarray, e: Ellipse) -> np.ndarray:
+    """Each point's normalised radius: 1 on the ellipse, < 1 inside."""
+    cx, cy, rx, ry, angle = e
+    t = np.deg2rad(angle)
+    c, s = np.cos(t), np.sin(t)
+    dx, dy = points[:, 0] - cx, points[:, 1] - cy
+    return np.hypot((dx * c + dy * s) / rx, (-dx * s + dy * c) / ry)
 
 
 def _geometry(points: np.ndarray, e: Ellipse) -> tuple[np.ndarray, np.ndarray]:
@@ -250,6 +260,8 @@ def _ransac(band: np.ndarray, seed: Ellipse, tol: float, config: BowlConfig,
     r = float(np.sqrt(seed[2] * seed[3]))
     # Centred and scaled to the seed: the 5-point systems stay well conditioned.
     p = (band - np.array([cx, cy], dtype=np.float32)) / r
+    # Hypotheses are scored on a fixed-size subset: the count of inliers is a statistic.
+    scored = p if len(p) <= config.ransac_points else p[rng.choice(len(p), config.ransac_points, replace=False)]
     sector = (np.mod(np.arctan2(p[:, 1], p[:, 0]), 2 * np.pi) / (2 * np.pi) * 5).astype(int) % 5
     counts = np.bincount(sector, minlength=5)
     if np.count_nonzero(counts) < 5:
@@ -266,15 +278,18 @@ def _ransac(band: np.ndarray, seed: Ellipse, tol: float, config: BowlConfig,
     conics = conics[b * b - 4 * a * c < 0]  # ellipses only
     if len(conics) == 0:
         return _fit(band)
+    best = conics[int(np.argmax((_sampson(conics, scored) * r < tol).sum(axis=1)))]
+    return _fit(band[_sampson(best[None, :], p)[0] * r < tol])
+
+
+def _sampson(conics: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """(K, N) first-order distance of N points from K conics (x^2, xy, y^2, x, y, 1 coefficients)."""
     px, py = p[:, 0][None, :], p[:, 1][None, :]
     k = [conics[:, i][:, None] for i in range(6)]
     value = k[0] * px * px + k[1] * px * py + k[2] * py * py + k[3] * px + k[4] * py + k[5]
     grad_x = 2 * k[0] * px + k[1] * py + k[3]
     grad_y = k[1] * px + 2 * k[2] * py + k[4]
-    sampson = np.abs(value) / (np.hypot(grad_x, grad_y) + 1e-9)  # ~ distance to the conic, in radii
-    inliers = sampson * r < tol
-    best = int(np.argmax(inliers.sum(axis=1)))
-    return _fit(band[inliers[best]])
+    return np.abs(value) / (np.hypot(grad_x, grad_y) + 1e-9)
 
 
 def _fit(points: np.ndarray) -> Ellipse | None:

@@ -66,9 +66,11 @@ class BowlConfig:
     # Edge points within this share of the radius of a circle candidate seed its ellipse fit.
     seed_band_frac: float = 0.12
     # Refit passes with a narrowing band: each pass drops edge points far from the last ellipse.
-    refine_passes: int = 3
+    refine_passes: int = 2
     # RANSAC hypotheses per candidate: robust to blue patterns and a hand lying across the band.
     ransac_iters: int = 40
+    # Each hypothesis is scored on at most this many band points: enough to rank them, and fast.
+    ransac_points: int = 300
     # A rim at least this share as well supported as the best one, but larger, wins: the outer rim
     # beats the bowl's floor ring and the foot.
     outer_preference: float = 0.75
