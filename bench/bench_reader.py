@@ -50,10 +50,11 @@ def time_frames(files: list[Path], limit: int) -> None:
     import cv2
 
     from bobing_vision.vision.bowl import find_bowl
+    from bobing_vision.vision.imageio import load_image
     from bobing_vision.vision.pipeline import OnnxDiceReader
 
     cv2.setNumThreads(1)
-    frames = [cv2.imread(str(f)) for f in files[:limit]]
+    frames = [load_image(f) for f in files[:limit]]
     reader = OnnxDiceReader()
     reader.read(frames[0])  # warm-up: first session run allocates
     whole, bowl, detect = [], [], []

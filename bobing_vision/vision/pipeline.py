@@ -19,28 +19,16 @@ from bobing_vision.errors import InvalidInput
 from bobing_vision.vision.bowl import find_bowl
 from bobing_vision.vision.calibration import Calibration
 from bobing_vision.vision.config import ReaderConfig
+from bobing_vision.vision.detector import DieCandidate
 from bobing_vision.vision.reading import Bowl, Box, DieReading, Point, Reading, ReadingStatus
 
 MIN_SIDE = 8  # the detector's own minimum; a smaller frame cannot hold a die
 
 
-class PipLike(Protocol):
-    center: Point
-    red: bool
-
-
-class CandidateLike(Protocol):
-    """What the pipeline needs of a detector's `DieCandidate`."""
-
-    center: Point
-    box: Box
-    score: float
-    face_probs: tuple[float, ...]
-    pips: tuple[PipLike, ...]
-
-
 class Detector(Protocol):
-    def detect(self, frame: np.ndarray, roi: Box | None = None) -> Sequence[CandidateLike]: ...
+    """What the pipeline needs of `DiceDetector` (tests pass a stand-in)."""
+
+    def detect(self, frame: np.ndarray, roi: Box | None = None) -> Sequence[DieCandidate]: ...
 
 
 def normalize_frame(frame: object) -> np.ndarray:
@@ -70,9 +58,9 @@ def _die_width(box: Box) -> float:
     return ((box[2] - box[0]) + (box[3] - box[1])) / 2
 
 
-def merge_duplicates(candidates: Sequence[CandidateLike], config: ReaderConfig) -> list[CandidateLike]:
+def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -> list[DieCandidate]:
     """Strongest first, drop any candidate whose centre is within a share of a kept die's width."""
-    kept: list[CandidateLike] = []
+    kept: list[DieCandidate] = []
     for c in sorted(candidates, key=lambda c: -c.score):
         if c.score < config.min_die_score:
             continue
@@ -96,7 +84,7 @@ def base_point(center: Point, width: float, bowl: Bowl, config: ReaderConfig) ->
     return (center[0] + dx / dist * step, center[1] + dy / dist * step)
 
 
-def in_bowl(candidate: CandidateLike, bowl: Bowl | None, config: ReaderConfig) -> bool:
+def in_bowl(candidate: DieCandidate, bowl: Bowl | None, config: ReaderConfig) -> bool:
     """With no bowl in view there is no rim to be outside of: every die counts as in."""
     if bowl is None:
         return True
@@ -104,7 +92,7 @@ def in_bowl(candidate: CandidateLike, bowl: Bowl | None, config: ReaderConfig) -
     return bowl.normalized_radius(base) <= 1.0 + config.rim_tolerance
 
 
-def judge_face(candidate: CandidateLike, config: ReaderConfig) -> tuple[int | None, str | None]:
+def judge_face(candidate: DieCandidate, config: ReaderConfig) -> tuple[int | None, str | None]:
     """The face when the model is confident and the pips agree; otherwise None and why not."""
     probs = candidate.face_probs
     face = int(np.argmax(probs)) + 1

@@ -33,13 +33,14 @@ def test_image_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     b = calibration.bowl
     assert (b.cx, b.cy) == pytest.approx(RIM[:2], abs=4)
     assert sorted((b.rx, b.ry)) == pytest.approx(sorted(RIM[2:4]), rel=0.04)
-    assert cv2.imread(str(tmp_path / "calibration" / "bowl.check.jpg")).shape == (480, 640, 3)
+    check = cv2.imread(str(tmp_path / "calibration" / "bowl.check.jpg"))
+    assert check is not None and check.shape == (480, 640, 3)
     assert "saved" in capsys.readouterr().out
 
 
 def test_video_source(tmp_path: Path) -> None:
     video = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10, (640, 480))
     for _ in range(4):
         writer.write(bowl_picture())
     writer.release()

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
 
 from bobing_vision.errors import InvalidInput
-from bobing_vision.rules import Category, RuleSet
+from bobing_vision.rules import Award, Category, RuleSet
 from bobing_vision.vision.calibration import Calibration
 from bobing_vision.vision.config import ReaderConfig
 from bobing_vision.vision.detector import DieCandidate, Pip
 from bobing_vision.vision.pipeline import normalize_frame, read_frame
-from bobing_vision.vision.reading import Bowl, Box, ReadingStatus
+from bobing_vision.vision.reading import Bowl, Box, Reading, ReadingStatus
 
 BOWL = Bowl(cx=320.0, cy=240.0, rx=200.0, ry=180.0, angle_deg=0.0)
 FRAME = np.full((480, 640, 3), 128, np.uint8)
@@ -50,21 +51,22 @@ def six(faces: str = "444411") -> list[DieCandidate]:
     return [die(250 + 30 * i, 240, int(f)) for i, f in enumerate(faces)]
 
 
-def read(candidates: Sequence[DieCandidate], **kwargs: object) -> object:
+def read(candidates: Sequence[DieCandidate], **kwargs: Any) -> Reading:
     kwargs.setdefault("bowl", BOWL)
-    return read_frame(FRAME, FixedDetector(candidates), **kwargs)  # type: ignore[arg-type]
+    return read_frame(FRAME, FixedDetector(candidates), **kwargs)
 
 
 def test_six_readable_dice_in_the_bowl_give_the_award() -> None:
     reading = read(six("444411"))
     assert reading.status is ReadingStatus.OK
     assert reading.faces == (1, 1, 4, 4, 4, 4)
-    assert reading.award.category is Category.CHA_JIN_HUA
+    assert isinstance(reading.award, Award) and reading.award.category is Category.CHA_JIN_HUA
 
 
 def test_the_rules_passed_in_are_used() -> None:
     rules = RuleSet.preset("competition")
-    assert read(six("444411"), rules=rules).award.rules == rules
+    award = read(six("444411"), rules=rules).award
+    assert isinstance(award, Award) and award.rules == rules
 
 
 @pytest.mark.parametrize(
