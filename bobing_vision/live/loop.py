@@ -159,7 +159,11 @@ class LiveLoop:
             self._emit("throw_started", t=round(frame.t, 3), frame=frame.index)
         elif step is Step.READ:
             started = time.perf_counter()
-            reading = self.reader.read(frame.image)
+            try:
+                reading = self.reader.read(frame.image)
+            except BobingError as exc:  # one bad frame must not end an evening's game: the next frame is read
+                self._notice(f"frame {frame.index} could not be read: {exc}")
+                return
             self.stats.reads += 1
             self.stats.read_seconds += time.perf_counter() - started
             self._meter.watch_bowl(reading.bowl)
