@@ -17,8 +17,8 @@ from bobing_vision.synth.config import CONFIG
 from bobing_vision.synth.dice import fill
 from bobing_vision.synth.lighting import Lighting
 from bobing_vision.synth.noise import fill_invalid, smooth_noise, times_gray
+from bobing_vision.synth.patterns import COBALT, paint, qinghua_inside, qinghua_outside
 
-COBALT = (0.55, 0.25, 0.08)  # BGR of 青花 cobalt blue, as a share of white
 GOLD = (0.25, 0.62, 0.82)
 
 
@@ -111,7 +111,7 @@ def sample_style(rng: np.random.Generator) -> BowlStyle:
         "ivory": (0.84, 0.91, 0.94),
     }[kind]
     glaze = tuple(float(np.clip(g + rng.uniform(-0.04, 0.04), 0, 1)) for g in glaze)
-    return BowlStyle(kind, glaze, bool(rng.random() < 0.3), float(rng.uniform(60, 220)),  # type: ignore[arg-type]
+    return BowlStyle(kind, glaze, bool(rng.random() < 0.15), float(rng.uniform(60, 220)),  # type: ignore[arg-type]
                      float(rng.uniform(0.5, 1.1)))
 
 
@@ -131,77 +131,19 @@ def _tex_px(xy: np.ndarray, extent: float, size: int) -> np.ndarray:
     return (xy + extent) / (2 * extent) * size
 
 
-def _draw_qinghua_inside(rng: np.random.Generator, tex: np.ndarray, shape: BowlShape, extent: float) -> None:
-    size = tex.shape[0]
-    c = (size / 2, size / 2)
-    scale = size / (2 * extent)
-    shade = rng.uniform(0.8, 1.1)
-    blue = tuple(float(v * shade) for v in COBALT)
-    light_blue = tuple(float(0.35 + 0.65 * v) for v in blue)
-
-    def ring(r_mm: float, width: float) -> None:
-        cv2.circle(tex, (int(c[0] * 16), int(c[1] * 16)), int(r_mm * scale * 16), blue,
-                   max(1, int(width * scale)), cv2.LINE_AA, 4)
-
-    ring(shape.rim * rng.uniform(0.95, 0.99), rng.uniform(1.0, 3.0))
-    if rng.random() < 0.7:
-        ring(shape.rim * rng.uniform(0.78, 0.9), rng.uniform(0.6, 1.5))
-    ring(shape.floor_r * rng.uniform(0.8, 1.05), rng.uniform(0.8, 2.0))
-    if rng.random() < 0.6:
-        ring(shape.floor_r * rng.uniform(0.6, 0.75), rng.uniform(0.5, 1.2))
-    # A band of motifs under the rim: petals, scrolls, and dots that look a lot like pips.
-    band_r = shape.rim * rng.uniform(0.84, 0.93)
-    motif = int(rng.integers(3))
-    count = int(rng.integers(10, 28))
-    for k in range(count):
-        a = 2 * np.pi * k / count + rng.uniform(-0.05, 0.05)
-        p = np.array(c) + band_r * scale * np.array([np.cos(a), np.sin(a)])
-        if motif == 0:
-            axes = (max(1, int(rng.uniform(3, 7) * scale)), max(1, int(rng.uniform(1.5, 3) * scale)))
-            cv2.ellipse(tex, (int(p[0]), int(p[1])), axes, float(np.degrees(a)), 0, 360, light_blue, -1, cv2.LINE_AA)
-            cv2.ellipse(tex, (int(p[0]), int(p[1])), axes, float(np.degrees(a)), 0, 360, blue, 1, cv2.LINE_AA)
-        elif motif == 1:
-            pts = [p]
-            heading = a + np.pi / 2
-            for _ in range(6):
-                heading += rng.uniform(-0.9, 0.9)
-                pts.append(pts[-1] + rng.uniform(2, 5) * scale * np.array([np.cos(heading), np.sin(heading)]))
-            cv2.polylines(tex, [np.array(pts, dtype=np.int32)], False, blue, max(1, int(scale * 1.2)), cv2.LINE_AA)
-        cv2.circle(tex, (int(p[0]), int(p[1])), max(1, int(rng.uniform(1.2, 3.5) * scale)), blue, -1, cv2.LINE_AA)
-    # Scattered dots and strokes on the floor and wall: the hard case for a pip finder.
-    for _ in range(int(rng.integers(0, 14))):
-        r = shape.rim * np.sqrt(rng.uniform(0, 0.9))
-        a = rng.uniform(0, 2 * np.pi)
-        p = np.array(c) + r * scale * np.array([np.cos(a), np.sin(a)])
-        if rng.random() < 0.6:
-            cv2.circle(tex, (int(p[0]), int(p[1])), max(1, int(rng.uniform(0.8, 2.5) * scale)), blue, -1, cv2.LINE_AA)
-        else:
-            q = p + rng.uniform(-6, 6, 2) * scale
-            cv2.line(tex, (int(p[0]), int(p[1])), (int(q[0]), int(q[1])), blue, max(1, int(scale)), cv2.LINE_AA)
-    # A medallion in the middle of the floor.
-    if rng.random() < 0.75:
-        petals = int(rng.integers(5, 9))
-        pr = shape.floor_r * rng.uniform(0.25, 0.45) * scale
-        for k in range(petals):
-            a = 2 * np.pi * k / petals
-            p = (int(c[0] + 0.55 * pr * np.cos(a)), int(c[1] + 0.55 * pr * np.sin(a)))
-            cv2.ellipse(tex, p, (max(1, int(pr * 0.5)), max(1, int(pr * 0.22))), float(np.degrees(a)), 0, 360,
-                        light_blue if rng.random() < 0.5 else blue, -1, cv2.LINE_AA)
-        cv2.circle(tex, (int(c[0]), int(c[1])), max(1, int(pr * 0.2)), blue, -1, cv2.LINE_AA)
-
-
 def _inside_texture(rng: np.random.Generator, shape: BowlShape, style: BowlStyle, extent: float) -> np.ndarray:
     size = CONFIG.texture_px
+    mm_per_px = 2 * extent / size
     tex = np.empty((size, size, 3), np.float32)
     tex[:] = style.glaze
     tex *= 1 + 0.025 * smooth_noise(rng, (size, size), 6)[..., None]
+    scale = 1 / mm_per_px
     if style.kind == "qinghua":
-        _draw_qinghua_inside(rng, tex, shape, extent)
+        density = qinghua_inside(rng, size, mm_per_px, shape.rim, shape.floor_r)
+        tex = paint(rng, tex, density, float(rng.uniform(0.75, 1.15)))
     elif style.kind in ("white", "ivory") and rng.random() < 0.5:
-        scale = size / (2 * extent)
         cv2.circle(tex, (size // 2, size // 2), int(shape.rim * 0.97 * scale), COBALT, 1, cv2.LINE_AA)
     if style.gilded:
-        scale = size / (2 * extent)
         cv2.circle(tex, (size // 2, size // 2), int(shape.rim * 0.985 * scale), GOLD, max(1, int(1.5 * scale)),
                    cv2.LINE_AA)
     return tex
@@ -212,16 +154,7 @@ def _outside_texture(rng: np.random.Generator, style: BowlStyle) -> np.ndarray:
     tex = np.empty((h, w, 3), np.float32)
     tex[:] = style.glaze
     if style.kind == "qinghua":
-        blue = COBALT
-        cv2.line(tex, (0, h - 6), (w, h - 6), blue, 2, cv2.LINE_AA)
-        cv2.line(tex, (0, 12), (w, 12), blue, 1, cv2.LINE_AA)
-        for k in range(int(rng.integers(6, 14))):
-            x = rng.uniform(0, w)
-            pts = [(x, rng.uniform(20, 45))]
-            for _ in range(8):
-                pts.append((pts[-1][0] + rng.uniform(3, 12), pts[-1][1] + rng.uniform(-6, 6)))
-            cv2.polylines(tex, [np.array(pts, dtype=np.int32)], False, blue, int(rng.integers(1, 3)), cv2.LINE_AA)
-            cv2.circle(tex, (int(x), int(rng.uniform(22, 50))), int(rng.integers(2, 5)), blue, -1, cv2.LINE_AA)
+        tex = paint(rng, tex, qinghua_outside(rng, w, h), float(rng.uniform(0.75, 1.15)))
     if style.gilded:
         cv2.line(tex, (0, h - 2), (w, h - 2), GOLD, 3)
     return tex

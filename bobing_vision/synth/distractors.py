@@ -128,8 +128,8 @@ def draw_hand(layer: np.ndarray, alpha: np.ndarray, hand: Hand, reach: float = 1
     end = hand.start + (hand.end - hand.start) * reach
     arm_r = hand.radius
     base = hand.color
-    fill(layer, _capsule(hand.start, end, arm_r, arm_r * 0.8), tuple(c * 0.8 for c in base))
-    fill(layer, _capsule(hand.start, end, arm_r * 0.55, arm_r * 0.45), base)  # the lit ridge of the arm
+    for share, tone in ((1.0, 0.7), (0.8, 0.82), (0.55, 0.93), (0.3, 1.0)):  # a round arm, lit along its ridge
+        fill(layer, _capsule(hand.start, end, arm_r * share, arm_r * 0.8 * share), tuple(c * tone for c in base))
     fill(alpha, _capsule(hand.start, end, arm_r, arm_r * 0.8), 255)
     direction = (hand.end - hand.start) / max(float(np.linalg.norm(hand.end - hand.start)), 1e-6)
     palm = end + direction * arm_r * 0.8
@@ -142,7 +142,8 @@ def draw_hand(layer: np.ndarray, alpha: np.ndarray, hand: Hand, reach: float = 1
         fill(layer, f, tuple(c * 0.92 for c in base))
         fill(alpha, f, 255)
     back = _capsule(end, palm, arm_r * 1.1, arm_r * 1.0)
-    fill(layer, back, base)
+    fill(layer, back, tuple(c * 0.85 for c in base))
+    fill(layer, _capsule(end, palm, arm_r * 0.7, arm_r * 0.6), base)
     fill(alpha, back, 255)
 
 
@@ -205,6 +206,6 @@ def draw_overlays(rng: np.random.Generator, img8: np.ndarray, camera: Camera, sh
             _chopsticks_layer(rng, camera, shape, lighting, layer, alpha)
         if (taken & (alpha > 0)).any():
             continue
-        composite(img8, layer, alpha, 1.5 if name == "hand" else 0.6)  # near the lens: soft edges
+        composite(img8, layer, alpha, 2.5 if name == "hand" else 0.6)  # near the lens: soft edges
         names.append(name)
     return names

@@ -14,14 +14,16 @@ _TEX = 256  # texture side: the table matters less than the bowl; ~1 px/mm near 
 
 
 def _wood(rng: np.random.Generator, size: int, mm: float) -> np.ndarray:
+    """Planks of streaky grain: noise stretched along the planks, darker seams between them."""
     base = np.array([rng.uniform(40, 90), rng.uniform(70, 120), rng.uniform(110, 170)]) / 255
+    across = max(8, int(size * mm / rng.uniform(2.0, 5.0)) // 4)  # grain streaks a few mm apart
+    streaks = rng.standard_normal((across, 6)).astype(np.float32)
+    grain = cv2.resize(streaks, (size, size), interpolation=cv2.INTER_CUBIC)
+    grain = cv2.GaussianBlur(grain, (0, 0), 0.7)
     ys = np.arange(size, dtype=np.float32)[:, None]
-    warp = smooth_noise(rng, (size, size), 5) * 10
-    period = max(5.0, rng.uniform(3, 8) / mm)  # never finer than the texture can hold
-    grain = 0.5 + 0.5 * np.sin((ys + warp) * np.float32(2 * np.pi / period))
     plank = rng.uniform(70, 160) / mm
     seams = (np.abs((ys % plank) - plank / 2) > plank / 2 - 1.0).astype(np.float32)  # planks run with the grain
-    shade = (0.85 + 0.15 * grain + 0.08 * smooth_noise(rng, (size, size), 8)) * (1 - 0.5 * seams)
+    shade = (0.88 + 0.07 * grain + 0.08 * smooth_noise(rng, (size, size), 8)) * (1 - 0.45 * seams)
     tex = cv2.merge([shade * float(b) for b in base])
     if rng.random() < 0.5:
         tex = tex.transpose(1, 0, 2)
