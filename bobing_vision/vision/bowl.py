@@ -226,7 +226,7 @@ def _fits_near(edges: _Edges, seed: Ellipse, band: float, tol: float, config: Bo
             off = np.abs(_rho(band_pts, ellipse) - 1.0) * min(ellipse[2], ellipse[3])
             ellipse = _fit(band_pts[off < tol])
         if ellipse is not None:
-            fits.append(_Fit(ellipse, _support(ellipse, nearby, polarity, tol, config)))
+            fits.append(_Fit(ellipse, _support(ellipse, nearby, tol, config)))
     return fits
 
 
@@ -314,25 +314,30 @@ def _inside(pts: np.ndarray, width: int, height: int) -> np.ndarray:
     return (pts[:, 0] >= 0) & (pts[:, 0] <= width - 1) & (pts[:, 1] >= 0) & (pts[:, 1] <= height - 1)
 
 
-def _support(ellipse: Ellipse, edges: _Edges, polarity: float, tol: float, config: BowlConfig) -> float:
+def _support(ellipse: Ellipse, edges: _Edges, tol: float, config: BowlConfig) -> float:
     """Share of the outline (inside the frame) covered by long runs of edges running along it.
 
-    An outline sample is covered by an edge point within `tol` whose gradient is normal to the ellipse
-    with the rim's polarity: texture and noise have edges everywhere, but they point every which way.
+    An outline sample is covered by an edge point within `tol` whose gradient is normal to the ellipse:
+    texture and noise have edges everywhere, but they point every which way. A run keeps one contrast
+    polarity (a striped table flips the rim's polarity from stripe to stripe, noise at every pixel).
     """
     cx, cy, rx, ry, angle = ellipse
     rho, normal = _geometry(edges.points, ellipse)
-    on_rim = (np.abs(rho - 1.0) * min(rx, ry) <= tol) & (
-        polarity * np.sum(normal * edges.grads, axis=1) > config.min_alignment)
+    near = np.abs(rho - 1.0) * min(rx, ry) <= tol
+    align = np.sum(normal * edges.grads, axis=1)
     t = np.deg2rad(angle)
-    dx, dy = edges.points[on_rim, 0] - cx, edges.points[on_rim, 1] - cy
+    dx, dy = edges.points[:, 0] - cx, edges.points[:, 1] - cy
     phi = np.arctan2((-dx * np.sin(t) + dy * np.cos(t)) / ry, (dx * np.cos(t) + dy * np.sin(t)) / rx)
+    bins = (np.mod(phi, 2 * np.pi) / (2 * np.pi) * _OUTLINE_SAMPLES).astype(int) % _OUTLINE_SAMPLES
     covered = np.zeros(_OUTLINE_SAMPLES, dtype=bool)
-    covered[(np.mod(phi, 2 * np.pi) / (2 * np.pi) * _OUTLINE_SAMPLES).astype(int) % _OUTLINE_SAMPLES] = True
+    for polarity in (1.0, -1.0):
+        hit = np.zeros(_OUTLINE_SAMPLES, dtype=bool)
+        hit[bins[near & (polarity * align > config.min_alignment)]] = True
+        covered |= _long_runs(hit, config.min_run)
     inside = _inside(outline(ellipse), *edges.size)  # outline() samples the same angles as the bins
     if not inside.any():
         return 0.0
-    return float(np.count_nonzero(_long_runs(covered, config.min_run) & inside) / np.count_nonzero(inside))
+    return float(np.count_nonzero(covered & inside) / np.count_nonzero(inside))
 
 
 def _long_runs(covered: np.ndarray, min_run: int) -> np.ndarray:

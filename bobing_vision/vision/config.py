@@ -29,7 +29,7 @@ class BowlConfig:
     # A concentric curve is tried when its edge pixels number this share of a full ellipse's outline.
     refine_peak: float = 0.25
     # At most this many concentric curves are tried per contrast polarity.
-    refine_peaks: int = 3
+    refine_peaks: int = 2
     # ...and counts an edge point as on the rim within this many pixels of that copy.
     refine_tol_px: float = 1.5
     # Gaussian blur before edges, in work pixels: smooths glaze texture and blue-pattern strokes.
@@ -57,7 +57,7 @@ class BowlConfig:
     # noise and texture cover the outline in scattered specks.
     min_run: int = 4
     # Hough centre candidates tried; the true rim is nearly always among the first few.
-    max_candidates: int = 4
+    max_candidates: int = 3
     # The Hough vote's own edge threshold, as a share of the one above: a busy table (polka dots,
     # wood grain) has stronger edges than a white rim on a light cloth, and the vote must see the rim.
     hough_edge_scale: float = 1.0
