@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -195,3 +196,27 @@ def test_frames_are_normalised_to_bgr(case: str, frame: np.ndarray) -> None:
 def test_bad_frames_are_invalid_input(case: str, frame: object, words: str) -> None:
     with pytest.raises(InvalidInput, match=words):
         read_frame(frame, FixedDetector([]), bowl=BOWL)  # type: ignore[arg-type]
+
+
+def test_the_onnx_reader_reads_a_generated_scene(tmp_path: Path) -> None:
+    from bobing_vision.synth import render_scene
+    from bobing_vision.vision.calibration import save_calibration
+    from bobing_vision.vision.pipeline import OnnxDiceReader
+
+    image, label = render_scene(np.random.default_rng(11))
+    assert label.bowl is not None
+    reading = OnnxDiceReader().read(image)
+    assert reading.bowl is not None and reading.bowl.contains(label.bowl[:2])
+    assert all(0 <= d.center[0] < image.shape[1] and 0 <= d.center[1] < image.shape[0] for d in reading.dice)
+    # A calibration file replaces the search: its bowl is used as given.
+    fixed = Bowl(*label.bowl)
+    path = save_calibration(tmp_path / "bowl.json", Calibration(fixed, image.shape[1], image.shape[0]))
+    used = OnnxDiceReader(bowl=path).read(image).bowl
+    assert used is not None and used.ellipse == pytest.approx(fixed.ellipse, abs=0.01)
+
+
+def test_the_onnx_reader_without_models_is_invalid_input(tmp_path: Path) -> None:
+    from bobing_vision.vision.pipeline import OnnxDiceReader
+
+    with pytest.raises(InvalidInput, match="ONNX"):
+        OnnxDiceReader(models_dir=tmp_path)
