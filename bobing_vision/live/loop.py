@@ -101,7 +101,7 @@ class LiveLoop:
         self.stats = LoopStats()
         self.last: Announcement | None = None
         self.view: TableView = table.view()
-        self._meter = MotionMeter(config.motion)
+        self._meter = MotionMeter(config.motion, still_share=config.settle.still_motion)
         self._detector = SettleDetector(config.settle)
         self._commands: queue.SimpleQueue[Command] = queue.SimpleQueue()
         self._stop = threading.Event()

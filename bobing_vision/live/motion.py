@@ -1,7 +1,12 @@
-"""How much moved in the bowl since the last frame: differencing of small blurred grey images.
+"""How much moved in the bowl: differencing of small blurred grey images against an anchor frame.
 
 A 160-pixel-wide grey copy is enough to see a 12 mm die move and costs well under a millisecond,
 so motion is measured on every frame while the expensive dice reader runs only when asked.
+
+Each frame is compared with the first frame of the current still run (the anchor), not only with
+the previous frame: a die creeping to rest moves too little between two frames to see, but its
+drift adds up against the anchor. Once the difference passes `still_share` the scene is moving and
+the anchor restarts from this frame.
 """
 
 from __future__ import annotations
@@ -25,11 +30,15 @@ class MotionConfig:
 
 
 class MotionMeter:
-    """`measure(frame)` -> share (0..1) of watched pixels that changed since the previous frame."""
+    """`measure(frame)` -> share (0..1) of watched pixels changed since the still run's first frame.
 
-    def __init__(self, config: MotionConfig = MotionConfig()) -> None:
+    `still_share` is the settle detector's `still_motion`: the share that ends a still run.
+    """
+
+    def __init__(self, config: MotionConfig = MotionConfig(), still_share: float = 0.0015) -> None:
         self.config = config
-        self._previous: np.ndarray | None = None
+        self.still_share = still_share
+        self._anchor: np.ndarray | None = None
         self._mask: np.ndarray | None = None
         self._bowl: Bowl | None = None
         self._scale = 1.0
@@ -65,13 +74,18 @@ class MotionMeter:
 
     def measure(self, frame: np.ndarray) -> float:
         small = self._small(frame)
-        previous, self._previous = self._previous, small
-        if previous is None or previous.shape != small.shape:
+        anchor = self._anchor
+        if anchor is None or anchor.shape != small.shape:
+            self._anchor = small
             return 0.0
-        moved = cv2.absdiff(small, previous) > self.config.pixel_delta
+        moved = cv2.absdiff(small, anchor) > self.config.pixel_delta
         mask = self._region(small.shape)
         if mask is None:
-            return float(np.count_nonzero(moved)) / moved.size
-        watched = mask > 0
-        total = int(np.count_nonzero(watched))
-        return float(np.count_nonzero(moved & watched)) / total if total else 0.0
+            share = float(np.count_nonzero(moved)) / moved.size
+        else:
+            watched = mask > 0
+            total = int(np.count_nonzero(watched))
+            share = float(np.count_nonzero(moved & watched)) / total if total else 0.0
+        if share > self.still_share:
+            self._anchor = small  # moving: the next still run starts from here
+        return share

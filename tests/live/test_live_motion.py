@@ -49,3 +49,10 @@ def test_without_a_bowl_the_whole_frame_is_watched() -> None:
     meter = MotionMeter()
     meter.measure(scene(300, hand_x=0))
     assert meter.measure(scene(300, hand_x=60)) > START
+
+
+def test_a_slow_creep_adds_up_against_the_anchor() -> None:
+    # 1 px a frame is too little to see between two frames at the meter's scale, but not over several
+    meter = MotionMeter()
+    values = [meter.measure(scene(300 + i)) for i in range(12)]
+    assert max(values) > STILL
