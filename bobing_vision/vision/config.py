@@ -61,6 +61,8 @@ class BowlConfig:
     # The Hough vote's own edge threshold, as a share of the one above: a busy table (polka dots,
     # wood grain) has stronger edges than a white rim on a light cloth, and the vote must see the rim.
     hough_edge_scale: float = 1.0
+    # Hough accumulator cell in work pixels: 2 halves the voting cost, the ellipse fit restores precision.
+    hough_dp: float = 2.0
     # Hough accumulator vote threshold (OpenCV param2) at work size: low, the ellipse fit decides.
     hough_votes: int = 18
     # Edge points within this share of the radius of a circle candidate seed its ellipse fit.
