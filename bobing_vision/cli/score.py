@@ -205,6 +205,14 @@ def main(argv: list[str] | None = None, *, reader_factory: ReaderFactory | None 
     if args.annotate is not None and args.annotate.exists() and not args.annotate.is_dir():
         print(f"bobing score: expected a folder for --annotate, got the file {args.annotate}", file=sys.stderr)
         return 2
+    from bobing_vision.rules import RuleSet
+
+    try:
+        if args.rules is not None:
+            RuleSet.load(args.rules)  # checked here once; each worker loads its own copy
+    except BobingError as exc:
+        print(f"bobing score: {exc}", file=sys.stderr)
+        return 2
     factory = reader_factory or OnnxFactory(args.models, args.calibration, args.rules)
     try:
         reader = factory()  # fail here, once, with one clear line, rather than in every worker

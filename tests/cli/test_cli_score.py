@@ -104,12 +104,15 @@ def test_csv_and_annotations(photos: Path, tmp_path: Path, capsys: pytest.Captur
         ("no images", ["EMPTY_DIR"], "expected image files, got none"),
         ("bad workers", ["EMPTY_DIR", "--workers", "0"], "at least 1"),
         ("json and csv", ["EMPTY_DIR", "--json", "--csv", "x.csv"], "not allowed"),
+        ("unknown rules", ["PHOTO", "--rules", "no-such-rules"], "expected a rule preset"),
     ],
 )
 def test_wrong_usage_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str,
                                        argv: list[str], words: str) -> None:
     (tmp_path / "empty").mkdir()
-    argv = [str(tmp_path / "empty") if a == "EMPTY_DIR" else a for a in argv]
+    cv2.imwrite(str(tmp_path / "photo.png"), np.zeros((48, 64, 3), np.uint8))
+    named = {"EMPTY_DIR": str(tmp_path / "empty"), "PHOTO": str(tmp_path / "photo.png")}
+    argv = [named.get(a, a) for a in argv]
     try:
         code = main(argv, reader_factory=fake_factory)
     except SystemExit as exc:  # argparse's own usage errors
