@@ -294,7 +294,8 @@ class LiveLoop:
             self.last = None
             self.view = self.table.view()
             self._notice(f"new game: {self.view.turn} throws first")
-        elif command.kind is CommandKind.CORRECT:
-            self._play(command.faces, correction=not self._pending_look, t=t)
         else:
-            self._play(None, correction=not self._pending_look, t=t)
+            if self._pending_look:
+                self._detector.settled_by_hand()
+            faces = command.faces if command.kind is CommandKind.CORRECT else None
+            self._play(faces, correction=not self._pending_look, t=t)

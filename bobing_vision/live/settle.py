@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.vision.reading import Reading, ReadingStatus
@@ -35,7 +35,8 @@ class SettleConfig:
     still_motion: float = 0.0015  # below this the bowl is still; lower than start_motion so a rocking die is "moving"
     early_read_s: float = 0.05  # start reading this much before the settle time (at least 1.5 frames) to confirm on time
     max_reads: int = 8  # reads that never agree twice running in this many: unsteady, ask a person instead
-    same_dice_px: float = 6.0  # every die within this of the last result, same faces: a bump, not a new throw
+    same_dice_px: float = 6.0  # a die within this of where a die lay at the last result has not been thrown
+    min_moved_dice: int = 3  # a throw moves all six; fewer moved is a bump or a hand tidying the dice
 
     def __post_init__(self) -> None:
         if not (0.05 <= self.settle_seconds <= 10.0):
@@ -67,7 +68,7 @@ class VerdictKind(enum.Enum):
     RESULT = "result"  # announce: award, void (out of bowl) or "can't read die N"
     NOT_DICE = "not_dice"  # still, but not six dice: a hand in the bowl, an empty bowl
     UNSTEADY = "unsteady"  # reads kept disagreeing: no announcement, a person should look
-    SAME_DICE = "same_dice"  # the last result's dice, bumped: not a new throw
+    SAME_DICE = "same_dice"  # the last result's dice, bumped or touched by hand: not a new throw
 
 
 @dataclass(frozen=True)
@@ -83,13 +84,23 @@ def reading_key(reading: Reading) -> tuple[object, ...]:
     return (reading.status, reading.faces, marks)
 
 
-def same_dice(a: Reading, b: Reading, tolerance_px: float) -> bool:
-    """Same faces, and every die of `b` within `tolerance_px` of a die of `a`."""
-    if reading_key(a) != reading_key(b) or len(a.dice) != len(b.dice):
-        return False
-    return all(
-        min(math.dist(d.center, e.center) for e in a.dice) <= tolerance_px for d in b.dice
-    )
+def moved_dice(before: Reading, after: Reading, tolerance_px: float) -> int:
+    """How many dice of `after` lie farther than `tolerance_px` from every die of `before`."""
+    if not before.dice:
+        return len(after.dice)
+    return sum(1 for d in after.dice if min(math.dist(d.center, e.center) for e in before.dice) > tolerance_px)
+
+
+def is_new_throw(previous: Reading | None, reading: Reading, config: SettleConfig) -> bool:
+    """A throw moves (nearly) every die; dice mostly where the last result left them are not one.
+
+    That covers a bump of the table, a hand lifted off the dice, and a die that left the bowl being
+    put back. One exception: the last result was "can't read a die" and now the same dice can be
+    read (someone turned the bowl to the light, or nudged the die): that is the same throw, resolved.
+    """
+    if previous is None or moved_dice(previous, reading, config.same_dice_px) >= config.min_moved_dice:
+        return True
+    return previous.status is ReadingStatus.UNREADABLE and reading.status is not ReadingStatus.UNREADABLE
 
 
 class SettleDetector:
@@ -146,14 +157,19 @@ class SettleDetector:
             self.phase = Phase.DONE
             if reading.status not in RESULT_STATUSES:
                 return Verdict(VerdictKind.NOT_DICE, reading, t)
-            previous, self._last_result = self._last_result, reading
-            if previous is not None and same_dice(previous, reading, self.config.same_dice_px):
+            if not is_new_throw(self._last_result, reading, self.config):
                 return Verdict(VerdictKind.SAME_DICE, reading, t)
+            self._last_result = reading
             return Verdict(VerdictKind.RESULT, reading, t)
         if self._reads >= self.config.max_reads:
             self.phase = Phase.DONE
             return Verdict(VerdictKind.UNSTEADY, reading, t)
         return None
+
+    def settled_by_hand(self) -> None:
+        """A person entered the last result's throw (it was unreadable): reading those dice again is no throw."""
+        if self._last_result is not None and self._last_result.status is ReadingStatus.UNREADABLE:
+            self._last_result = replace(self._last_result, status=ReadingStatus.OK)
 
     @property
     def still_since(self) -> float:

@@ -105,7 +105,7 @@ def test_a_flicker_then_agreement_is_announced_once_with_the_agreed_faces() -> N
 
 def test_two_throws_give_two_results() -> None:
     seq = frames(0.5, MOVING) + frames(1.0, STILL) + frames(0.5, MOVING) + frames(1.0, STILL)
-    _, verdicts = run(seq, [reading("444411")] * 3 + [reading("123456")])
+    _, verdicts = run(seq, [reading("444411")] * 3 + [reading("123456", shift=30.0)])
     assert [v.kind for v in verdicts] == [VerdictKind.RESULT, VerdictKind.RESULT]
     assert verdicts[1].reading.faces == (1, 2, 3, 4, 5, 6)
 
@@ -114,6 +114,35 @@ def test_a_bump_that_leaves_the_same_dice_in_place_is_not_a_new_throw() -> None:
     seq = frames(0.5, MOVING) + frames(1.0, STILL) + frames(0.1, MOVING) + frames(1.0, STILL)
     _, verdicts = run(seq, [reading("444411")] * 3 + [reading("444411", shift=1.5)])
     assert [v.kind for v in verdicts] == [VerdictKind.RESULT, VerdictKind.SAME_DICE]
+
+
+def test_a_die_put_back_after_a_void_throw_is_not_a_new_throw() -> None:
+    out = reading("444411", ReadingStatus.OUT_OF_BOWL)
+    back = Reading(dice=out.dice[:5] + (DieReading(center=(300.0, 120.0), box=(0, 0, 1, 1), face=3, confidence=0.9),),
+                   bowl=None, status=ReadingStatus.OK)
+    seq = frames(0.5, MOVING) + frames(1.0, STILL) + frames(0.3, MOVING) + frames(1.0, STILL)
+    _, verdicts = run(seq, [out] * 3 + [back])
+    assert [v.kind for v in verdicts] == [VerdictKind.RESULT, VerdictKind.SAME_DICE]
+
+
+def test_an_unreadable_die_made_readable_in_place_is_that_throw_resolved() -> None:
+    seq = frames(0.5, MOVING) + frames(1.0, STILL) + frames(0.1, MOVING) + frames(1.0, STILL)
+    unread = reading("444411", ReadingStatus.UNREADABLE, unread=2)
+    _, verdicts = run(seq, [unread] * 3 + [reading("444411", shift=2.0)])
+    assert [v.kind for v in verdicts] == [VerdictKind.RESULT, VerdictKind.RESULT]
+
+
+def test_an_unreadable_throw_entered_by_hand_is_not_counted_again_when_read() -> None:
+    detector = SettleDetector()
+    unread, fixed = reading("444411", ReadingStatus.UNREADABLE, unread=2), reading("444411", shift=2.0)
+    verdicts = []
+    for i, (motion, r) in enumerate([(MOVING, unread)] + [(STILL, unread)] * 20 + [(MOVING, fixed)] + [(STILL, fixed)] * 20):
+        if detector.update(motion, i / FPS) is Step.READ:
+            verdict = detector.observe(r, i / FPS)
+            if verdict is not None:
+                verdicts.append(verdict.kind)
+                detector.settled_by_hand()  # the operator typed the faces at once
+    assert verdicts == [VerdictKind.RESULT, VerdictKind.SAME_DICE]
 
 
 def test_same_faces_but_dice_moved_is_a_new_throw() -> None:
