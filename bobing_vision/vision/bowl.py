@@ -74,19 +74,27 @@ def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | No
     if not coarse:
         return None
     big = cv2.GaussianBlur(big, (0, 0), config.blur_sigma)
-    refined = [_refine(big, _rescale(c.ellipse, s_big / s_small), config, rng) for c in coarse]
-    fine = _best([f for f in refined if f is not None and f.support >= config.min_refined_support], config)
-    return None if fine is None else Bowl(*_rescale(fine.ellipse, 1 / s_big))
+    big_edges = _edges(big, config)  # once: every candidate is refined on the same edges
+    refined = [_refine(big_edges, _rescale(c.ellipse, s_big / s_small), config) for c in coarse]
+    good = [f for f in refined if f is not None and f.support >= config.min_refined_support]
+    if not good:
+        return None
+    # Each refinement already took the outermost concentric rim; between rims around different
+    # centres, the one the sharper copy supports best wins.
+    return Bowl(*_rescale(max(good, key=lambda f: f.support).ellipse, 1 / s_big))
 
 
-def _refine(image: np.ndarray, seed: Ellipse, config: BowlConfig, rng: np.random.Generator) -> _Fit | None:
+def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None:
     """The outermost well-supported ellipse concentric with `seed`, fitted on the larger copy.
 
     The search may have locked onto a painted ring or the inner edge of the lip; every concentric
     curve from a little inside to well outside is a peak in the histogram of edge points' normalised
     radius, and the rim is the outermost one that runs around the bowl.
     """
-    edges = _edges(image, config, _ring_box(seed, config.refine_outward, image.shape))
+    x0, y0, x1, y1 = _ring_box(seed, config.refine_outward, all_edges.size[::-1])
+    pts = all_edges.points
+    box = (pts[:, 0] >= x0) & (pts[:, 0] < x1) & (pts[:, 1] >= y0) & (pts[:, 1] < y1)
+    edges = _Edges(pts[box], all_edges.grads[box], all_edges.size)
     if len(edges.points) < 12:
         return None
     rho, normal = _geometry(edges.points, seed)

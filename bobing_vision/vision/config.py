@@ -18,7 +18,7 @@ class BowlConfig:
     # The rim found there is refined on a copy this big: precise to ~1% of the radius at 640x480.
     refine_size: int = 480
     # This many distinct rims from the search are refined; the best refined one wins.
-    refine_candidates: int = 1
+    refine_candidates: int = 2
     # The refinement looks this far (share of the radius) inside the searched rim...
     refine_band: float = 0.08
     # ...and this far outside it: the search may have taken a painted ring or the lip's inner edge.

@@ -11,7 +11,7 @@ from bobing_vision.synth import SceneSpec, render_scene
 from bobing_vision.vision.bowl import find_bowl, outline
 from bobing_vision.vision.reading import Bowl
 
-TEST_SEED = 7  # thresholds were tuned on seed 1000; this one is only ever tested
+TEST_SEED = 2024  # tuned on seeds 1000, 1001 and 7; this one is only ever tested
 SCENES = 16
 
 
@@ -40,15 +40,21 @@ def test_rims_of_generated_scenes_match_their_labels(scenes: list) -> None:
     errors_arr = np.array(errors)
     # The label is the middle of the lip; the finder takes the lip's outer edge (~2% out).
     assert np.median(errors_arr) < 0.035, errors
-    assert np.mean(errors_arr < 0.06) >= 0.75, errors
+    assert np.mean(errors_arr < 0.06) >= 0.8, errors
 
 
 def test_a_tilted_camera_gives_an_ellipse() -> None:
-    rng = np.random.default_rng(TEST_SEED + 1)
-    image, label = render_scene(rng, SceneSpec(max_tilt_deg=30.0, distractors=False))
+    seed = TEST_SEED
+    while True:  # the first generated scene whose rim is clearly an ellipse, not a circle
+        seed += 1
+        image, label = render_scene(np.random.default_rng(seed), SceneSpec(max_tilt_deg=30.0, distractors=False))
+        assert label.bowl is not None
+        if min(label.bowl[2:4]) < 0.9 * max(label.bowl[2:4]):
+            break
     found = find_bowl(image)
-    assert found is not None and label.bowl is not None
-    assert rim_error(found, label.bowl) < 0.05
+    assert found is not None
+    assert min(found.rx, found.ry) < 0.93 * max(found.rx, found.ry)
+    assert rim_error(found, label.bowl) < 0.06
 
 
 @pytest.mark.parametrize("case", ["gray", "BGRA"])
