@@ -166,7 +166,8 @@ class LiveLoop:
                 return
             self.stats.reads += 1
             self.stats.read_seconds += time.perf_counter() - started
-            self._meter.watch_bowl(reading.bowl)
+            if reading.bowl is not None:  # keep watching the last bowl seen when a read misses it
+                self._meter.watch_bowl(reading.bowl)
             verdict = self._detector.observe(reading, frame.t)
             if verdict is not None:
                 self._verdict(verdict, frame)
