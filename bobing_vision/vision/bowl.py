@@ -175,7 +175,7 @@ def _search(small: np.ndarray, config: BowlConfig, rng: np.random.Generator) -> 
     edges = _edges(small, config)
     if len(edges.points) < 20:
         return []
-    min_r, max_r = config.min_radius_frac * min(h, w), config.max_radius_frac * max(h, w)
+    min_r, max_r = config.min_radius_frac * min(h, w), config.max_radius_frac * min(h, w)
     high = _edge_threshold(cv2.Sobel(small, cv2.CV_16S, 1, 0), cv2.Sobel(small, cv2.CV_16S, 0, 1), config)
     circles = cv2.HoughCircles(small, cv2.HOUGH_GRADIENT, dp=config.hough_dp, minDist=min_r / 2,
                                param1=max(config.min_edge, high * config.hough_edge_scale),

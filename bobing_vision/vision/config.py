@@ -41,8 +41,9 @@ class BowlConfig:
     min_edge: float = 40.0
     # A rim smaller than this (semi-minor axis / shorter frame side) is a cup or a pattern, not the bowl.
     min_radius_frac: float = 0.18
-    # A rim bigger than this (semi-major axis / longer frame side) is the table edge or noise.
-    max_radius_frac: float = 0.80
+    # A rim bigger than this (semi-major axis / shorter frame side) is the table's edge: a framed bowl
+    # spans at most the frame's height (radius 0.5), a little more when it is partly out of view.
+    max_radius_frac: float = 0.70
     # The camera looks down into the bowl; tilted up to ~55 degrees the rim stays rounder than this.
     min_axis_ratio: float = 0.55
     # At least this share of the rim must be inside the frame, or the bowl is mostly off-screen.
@@ -61,8 +62,8 @@ class BowlConfig:
     # The Hough vote's own edge threshold, as a share of the one above: a busy table (polka dots,
     # wood grain) has stronger edges than a white rim on a light cloth, and the vote must see the rim.
     hough_edge_scale: float = 1.0
-    # Hough accumulator cell in work pixels: 2 halves the voting cost, the ellipse fit restores precision.
-    hough_dp: float = 2.0
+    # Hough accumulator cell in work pixels (2 is slower on real scenes: more centres pass the vote).
+    hough_dp: float = 1.0
     # Hough accumulator vote threshold (OpenCV param2) at work size: low, the ellipse fit decides.
     hough_votes: int = 18
     # Edge points within this share of the radius of a circle candidate seed its ellipse fit.
