@@ -36,6 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--count", type=_count, default=100, help="scenes to write (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="the same seed writes the same files")
     parser.add_argument("--clips", type=_count, default=0, help="throw clips to write under clips/")
+    parser.add_argument("--clip-seed", type=int, help="seed of the clips (default: --seed)")
     parser.add_argument("--size", type=_size, help="frame size of every scene, e.g. 640x480 (default: mixed)")
     parser.add_argument("--clip-size", type=_size, help="frame size of the clips (default: mixed, <= 640x480)")
     parser.add_argument("--clip-fps", type=float, help="frames per second of the clips (default: 15..30)")
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         clip_spec = ClipSpec(size=args.clip_size, fps=args.clip_fps)
         labels = generate(args.outdir, args.count, args.seed, args.clips, SceneSpec(size=args.size), clip_spec,
-                          _award_of, None if args.quiet else (lambda name: print(f"  {name}")))
+                          _award_of, None if args.quiet else (lambda name: print(f"  {name}")), args.clip_seed)
         if args.sheet is not None:
             names = sorted(labels)[:48]
             if not names:

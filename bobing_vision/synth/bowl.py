@@ -108,7 +108,7 @@ def sample_style(rng: np.random.Generator) -> BowlStyle:
         "white": (0.93, 0.94, 0.93),
         "qinghua": (0.95, 0.94, 0.91),
         "celadon": (0.70, 0.80, 0.70),
-        "ivory": (0.84, 0.91, 0.94),
+        "ivory": (0.86, 0.92, 0.93),
     }[kind]
     glaze = tuple(float(np.clip(g + rng.uniform(-0.04, 0.04), 0, 1)) for g in glaze)
     return BowlStyle(kind, glaze, bool(rng.random() < 0.15), float(rng.uniform(60, 220)),  # type: ignore[arg-type]

@@ -17,8 +17,8 @@ class SceneSpec:
     distractors: bool = True  # hands, chopsticks, coins, crumbs
     chinese_dice_p: float = 0.8  # most scenes show the target: Chinese dice with red 1 and 4
     out_of_bowl_p: float = 0.15  # issue 3: about 15% of scenes have a die or two on the table
-    cocked_p: float = 0.25  # share of scenes with a die leaning on another die or the wall
-    stacked_p: float = 0.12  # share of scenes with a die partly on top of another
+    cocked_p: float = 0.12  # share of scenes with a die leaning on another die or the wall
+    stacked_p: float = 0.08  # share of scenes with a die partly on top of another
     max_tilt_deg: float = 30.0  # a webcam on a stand looks straight down or up to 30 degrees off
     bowl_cm: tuple[float, float] = (18.0, 32.0)  # rim diameters of bowls used for Bobing
     die_mm: tuple[float, float] = (12.0, 20.0)  # sizes of Chinese and ordinary dice sold for the game

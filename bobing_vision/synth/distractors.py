@@ -13,7 +13,7 @@ from bobing_vision.synth.camera import Camera
 from bobing_vision.synth.dice import fill
 from bobing_vision.synth.lighting import Lighting
 
-SKIN = ((120, 160, 220), (90, 130, 190), (70, 100, 150), (140, 180, 230))  # BGR skin tones
+SKIN = ((140, 165, 205), (115, 140, 180), (85, 105, 140), (160, 180, 215))  # BGR skin tones
 CHOPSTICK = ((80, 160, 200), (30, 50, 80), (30, 30, 150), (25, 25, 25), (200, 210, 220))  # bamboo, wood, red, black, ivory
 COIN = ((60, 150, 200), (50, 100, 170), (190, 190, 195))  # brass, copper, silver
 CRUMB = ((80, 150, 210), (60, 110, 160), (130, 190, 230), (40, 70, 110))  # mooncake crusts and filling

@@ -16,7 +16,8 @@ class CameraEffects:
     vignette: float  # darkening at the corners
     motion_px: float  # length of the motion blur streak, 0: none
     motion_deg: float
-    defocus_sigma: float  # 0: sharp
+    softness: float  # every webcam lens and demosaic blurs a little
+    defocus_sigma: float  # 0: in focus
     noise_sigma: float  # in 0..255 units, grows in dim light
     jpeg_quality: int  # 0: not compressed
 
@@ -24,12 +25,13 @@ class CameraEffects:
 def sample_effects(rng: np.random.Generator) -> CameraEffects:
     exposure = float(rng.uniform(0.45, 1.15)) if rng.random() < 0.35 else float(rng.uniform(0.85, 1.15))
     return CameraEffects(
-        white_balance=tuple(float(g) for g in 1 + rng.uniform(-0.12, 0.12, 3)),  # type: ignore[arg-type]
+        white_balance=tuple(float(g) for g in 1 + rng.uniform(-0.08, 0.08, 3)),  # type: ignore[arg-type]
         exposure=exposure,
         vignette=float(rng.uniform(0, 0.35)),
         motion_px=float(rng.uniform(2, 8)) if rng.random() < 0.12 else 0.0,
         motion_deg=float(rng.uniform(0, 180)),
-        defocus_sigma=float(rng.uniform(0.5, 1.6)) if rng.random() < 0.2 else 0.0,
+        softness=float(rng.uniform(0.3, 0.8)),
+        defocus_sigma=float(rng.uniform(0.8, 1.8)) if rng.random() < 0.15 else 0.0,
         noise_sigma=float(rng.uniform(1.0, 4.0) / max(exposure, 0.3) ** 1.2),
         jpeg_quality=int(rng.integers(35, 92)) if rng.random() < 0.7 else 0,
     )
@@ -69,8 +71,9 @@ def apply_effects(rng: np.random.Generator, img: np.ndarray, fx: CameraEffects) 
     out = img.astype(np.float32)
     if fx.motion_px > 0:
         out = cv2.filter2D(out, -1, motion_kernel(fx.motion_px, fx.motion_deg))
-    if fx.defocus_sigma > 0:
-        out = cv2.GaussianBlur(out, (0, 0), fx.defocus_sigma)
+    sigma = float(np.hypot(fx.softness, fx.defocus_sigma))
+    if sigma > 0:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
     gain = np.array(fx.white_balance) * fx.exposure
     yy, xx = np.ogrid[-1:1:complex(0, h // 8 + 1), -1:1:complex(0, w // 8 + 1)]
     small = (1 - fx.vignette * (xx * xx + yy * yy) / 2).astype(np.float32)

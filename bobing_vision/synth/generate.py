@@ -89,11 +89,12 @@ def contact_sheet(images: Sequence[np.ndarray], cols: int = 8, tile: tuple[int, 
 
 def generate(outdir: Path | str, count: int, seed: int, clips: int = 0, spec: SceneSpec | None = None,
              clip_spec: ClipSpec | None = None, award_of: AwardOf | None = None,
-             on_item: Callable[[str], None] | None = None) -> dict[str, ImageLabel]:
+             on_item: Callable[[str], None] | None = None, clip_seed: int | None = None) -> dict[str, ImageLabel]:
     """Write `count` scenes (scene_0000.jpg ...) with labels.json and `clips` throw clips under clips/.
 
-    The same seed gives the same files. `award_of(faces)` fills each clip's award (the rules live
-    outside this package); `on_item(name)` is told of each file written.
+    The same seed gives the same files; `clip_seed` (default: `seed`) picks the clips on their own.
+    `award_of(faces)` fills each clip's award (the rules live outside this package); `on_item(name)`
+    is told of each file written.
     """
     if count < 0 or clips < 0:
         raise InvalidInput(f"expected counts of 0 or more, got count={count}, clips={clips}")
@@ -111,7 +112,7 @@ def generate(outdir: Path | str, count: int, seed: int, clips: int = 0, spec: Sc
     if count:
         save_labels(out, labels)
     for k in range(clips):
-        clip = render_clip(clip_rng(seed, k), clip_spec)
+        clip = render_clip(clip_rng(seed if clip_seed is None else clip_seed, k), clip_spec)
         video, _ = write_clip(clip, out / CLIPS_DIR / f"clip_{k:03d}", award_of)
         if on_item:
             on_item(f"{CLIPS_DIR}/{video.name}")

@@ -105,10 +105,10 @@ def place_dice(rng: np.random.Generator, spec: SceneSpec, camera: Camera, shape:
     n_out = 0
     if rng.random() < spec.out_of_bowl_p:
         n_out = min(n, 1 if rng.random() < 0.7 else 2)
-    mode = ["spread", "cluster", "wall", "cluster2"][int(rng.integers(4))]
+    mode = ("spread", "cluster", "wall", "cluster2")[int(rng.choice(4, p=[0.35, 0.3, 0.15, 0.2]))]
     leaning = rng.random() < spec.cocked_p
     stacking = rng.random() < spec.stacked_p
-    reach = shape.floor_r + (shape.rim - shape.floor_r) * 0.4  # dice rarely stop high on the wall
+    reach = shape.floor_r + (shape.rim - shape.floor_r) * 0.06  # dice roll down to the flat floor
     centres = [rng.uniform(-0.5, 0.5, 2) * shape.floor_r for _ in range(2)]
     placed: list[Placed] = []
     for attempt in range(60):
@@ -125,14 +125,14 @@ def place_dice(rng: np.random.Generator, spec: SceneSpec, camera: Camera, shape:
                     if mode == "spread":
                         rad, ang = reach * np.sqrt(rng.uniform(0, 0.85)), rng.uniform(0, 2 * np.pi)
                         xy = rad * np.array([np.cos(ang), np.sin(ang)])
-                    elif mode == "wall" and k % 2 == 0:
-                        rad = shape.floor_r + (shape.rim - shape.floor_r) * rng.uniform(0.05, 0.4)
+                    elif mode == "wall" and k < 2:
+                        rad = shape.floor_r + (shape.rim - shape.floor_r) * rng.uniform(0.0, 0.25)
                         ang = rng.uniform(0, 2 * np.pi)
                         xy = rad * np.array([np.cos(ang), np.sin(ang)])
                     else:
                         c = centres[k % 2] if mode == "cluster2" else centres[0]
                         xy = c + rng.normal(0, size * 1.1, 2)
-                    if np.linalg.norm(xy) > reach:
+                    if np.linalg.norm(xy) > reach and not (mode == "wall" and k < 2):
                         continue
                     cand = _floor_pose(rng, shape, xy, size, lean)
                 pts = cand.footprint(style.corner)

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-WARM = np.array([0.78, 0.93, 1.08])  # BGR gains of a tungsten lamp
+WARM = np.array([0.86, 0.96, 1.05])  # BGR gains of a tungsten lamp, after the webcam's auto white balance
 NEUTRAL = np.array([1.0, 1.0, 1.0])
-COOL = np.array([1.08, 1.0, 0.88])  # BGR gains of daylight LEDs and overcast windows
+COOL = np.array([1.06, 1.0, 0.92])  # BGR gains of daylight LEDs and overcast windows
 
 
 @dataclass(frozen=True)

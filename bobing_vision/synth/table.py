@@ -30,29 +30,38 @@ def _wood(rng: np.random.Generator, size: int, mm: float) -> np.ndarray:
     return np.ascontiguousarray(tex, dtype=np.float32)
 
 
+# BGR cloth colours seen on real tables: cream, beige, grey, navy, green felt, dark red, brown
+CLOTH = ((0.78, 0.88, 0.92), (0.62, 0.74, 0.82), (0.55, 0.55, 0.55), (0.35, 0.2, 0.12), (0.25, 0.42, 0.2),
+         (0.15, 0.15, 0.45), (0.2, 0.3, 0.4), (0.7, 0.7, 0.72))
+
+
 def _cloth(rng: np.random.Generator, size: int, mm: float, patterned: bool) -> np.ndarray:
     if patterned:
-        base = rng.uniform(0.2, 0.9, 3)
-    else:
-        base = np.array([rng.uniform(0.05, 0.2), rng.uniform(0.05, 0.15), rng.uniform(0.5, 0.8)])
+        base = np.array(CLOTH[int(rng.integers(len(CLOTH)))]) * rng.uniform(0.85, 1.1)
+    else:  # the red cloth of festive tables
+        base = np.array([rng.uniform(0.08, 0.22), rng.uniform(0.07, 0.17), rng.uniform(0.45, 0.72)])
     tex = np.empty((size, size, 3), np.float32)
     tex[:] = base
-    folds = 1 + 0.12 * smooth_noise(rng, (size, size), 4)
-    weave = 1 + 0.05 * rng.standard_normal((size, size)).astype(np.float32)
-    tex *= (folds * weave)[..., None]
     if patterned:
-        other = rng.uniform(0.1, 0.95, 3)
-        step = max(4, int(rng.uniform(20, 60) / mm))
+        other = np.array(CLOTH[int(rng.integers(len(CLOTH)))])
+        other = base + (other - base) * rng.uniform(0.3, 0.7)  # printed patterns are rarely full contrast
+        step = max(4, int(rng.uniform(15, 50) / mm))
         kind = int(rng.integers(3))
-        for y in range(0, size, step):
-            for x in range(0, size, step):
-                if kind == 0 and (x // step + y // step) % 2:
-                    tex[y:y + step, x:x + step] = tex[y:y + step, x:x + step] * 0.35 + other * 0.65
-                elif kind == 1:
-                    cv2.circle(tex, (x + step // 2, y + step // 2), max(1, step // 4), other.tolist(), -1, cv2.LINE_AA)
-                elif kind == 2 and x == 0:
-                    tex[y:y + max(1, step // 3)] = tex[y:y + max(1, step // 3)] * 0.3 + other * 0.7
-    return tex
+        idx = np.arange(size) // step
+        if kind == 0:  # gingham: the crossings of two sets of bands are darkest
+            band = (idx % 2).astype(np.float32)
+            weight = (band[:, None] + band[None, :]) / 2
+            tex = tex * (1 - weight[..., None]) + other.astype(np.float32) * weight[..., None]
+        elif kind == 1:
+            for y in range(step // 2, size, step):
+                for x in range(step // 2 + (y // step % 2) * step // 2, size, step):
+                    cv2.circle(tex, (x, y), max(1, step // 5), other.tolist(), -1, cv2.LINE_AA)
+        else:
+            stripe = ((idx % 3) == 0).astype(np.float32)[:, None, None]
+            tex = tex * (1 - stripe) + other.astype(np.float32) * stripe
+    folds = 1 + 0.1 * smooth_noise(rng, (size, size), 4)
+    weave = 1 + 0.04 * rng.standard_normal((size, size)).astype(np.float32)
+    return np.ascontiguousarray(tex * (folds * weave)[..., None], dtype=np.float32)
 
 
 def _plain(rng: np.random.Generator, size: int) -> np.ndarray:
