@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from bobing_vision.dataset.labels import ImageLabel
 from bobing_vision.errors import InvalidInput
 from bobing_vision.rules import Award, Category, RuleSet
 from bobing_vision.vision.calibration import Calibration
@@ -220,3 +221,42 @@ def test_the_onnx_reader_without_models_is_invalid_input(tmp_path: Path) -> None
 
     with pytest.raises(InvalidInput, match="ONNX"):
         OnnxDiceReader(models_dir=tmp_path)
+
+
+class LabelDetector:
+    """A perfect detector for generated scenes: their labelled dice, as candidates (a test double)."""
+
+    def __init__(self, label: ImageLabel) -> None:
+        self.label = label
+
+    def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
+        out = []
+        for d in self.label.dice:
+            assert d.box is not None
+            x, y = d.center
+            probs = [0.0] * 6
+            probs[d.face - 1] = 0.5 if d.cocked else 1.0  # a leaning die is not read with confidence
+            out.append(DieCandidate(center=(x, y), box=d.box, score=1.0, face_probs=tuple(probs)))  # type: ignore[arg-type]
+        return out
+
+
+def test_generated_scenes_with_a_perfect_detector_get_the_right_status() -> None:
+    """Bowl finding, in/out geometry and the status on generated scenes, the detector taken out."""
+    from bobing_vision.synth import SceneSpec, render_scene
+
+    rng = np.random.default_rng(2025)
+    flags = wrong_flags = 0
+    for _ in range(10):
+        image, label = render_scene(rng, SceneSpec(out_of_bowl_p=0.5, distractors=False))
+        reading = read_frame(image, LabelDetector(label))
+        out = any(d.in_bowl is False for d in label.dice)
+        expected = (ReadingStatus.OUT_OF_BOWL if out else ReadingStatus.UNREADABLE
+                    if any(d.cocked for d in label.dice) else ReadingStatus.OK)
+        assert reading.status is expected, (label.extra, reading.notes)
+        for die, truth in zip(sorted(reading.dice, key=lambda d: d.center),
+                              sorted(label.dice, key=lambda d: d.center)):
+            flags += 1
+            wrong_flags += die.in_bowl != (truth.in_bowl is not False)
+        if expected is ReadingStatus.OK:
+            assert isinstance(reading.award, Award) and reading.award.faces == tuple(sorted(d.face for d in label.dice))
+    assert wrong_flags == 0 and flags == 60
