@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import cv2
@@ -150,3 +151,58 @@ def test_a_feed_that_dies_midway_reconnects_and_the_game_stays_intact(rng: np.ra
     assert any("back after" in n for n in recorder.notices)
     assert [a.award.category.name for a in recorder.announced] == ["CHA_JIN_HUA", "DUI_TANG", "NONE"]
     assert table.game.state.throws == 3
+
+
+class MjpegServer(ThreadingHTTPServer):
+    """A camera's MJPEG stream over HTTP that drops the connection after `per_connection` frames."""
+
+    daemon_threads = True
+
+    def __init__(self, per_connection: int) -> None:
+        self.per_connection = per_connection
+        self.sent = 0
+        self.connections = 0
+        super().__init__(("127.0.0.1", 0), MjpegHandler)
+
+
+class MjpegHandler(BaseHTTPRequestHandler):
+    server: MjpegServer
+
+    def log_message(self, format: str, *args: object) -> None:
+        return None
+
+    def do_GET(self) -> None:
+        self.server.connections += 1
+        self.send_response(200)
+        self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+        self.end_headers()
+        for _ in range(self.server.per_connection):
+            data = cv2.imencode(".jpg", numbered(self.server.sent))[1].tobytes()
+            try:
+                self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n%s\r\n" % (len(data), data))
+                self.wfile.flush()
+            except OSError:
+                return
+            self.server.sent += 1
+            time.sleep(0.01)
+        # returning closes the connection: the stream "drops"
+
+
+def test_an_http_stream_that_drops_is_reopened_through_opencv() -> None:
+    server = MjpegServer(per_connection=15)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    source = open_source(f"http://127.0.0.1:{server.server_address[1]}/video.mjpg", FAST_RETRY)
+    assert isinstance(source, LiveSource)
+    frames, notices = 0, []
+    deadline = time.monotonic() + 30
+    for item in source.items():
+        if isinstance(item, Frame):
+            frames += 1
+        else:
+            notices.append(item.kind)
+        if NoticeKind.RECONNECTED in notices and frames > 15 or time.monotonic() > deadline:
+            break
+    source.close()
+    server.shutdown()
+    assert server.connections >= 2 and frames > 15
+    assert NoticeKind.LOST in notices and NoticeKind.RECONNECTED in notices
