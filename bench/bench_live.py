@@ -134,6 +134,12 @@ def run_feed(frames: list[np.ndarray], settle: float) -> tuple[Feed, Stopwatch, 
     return feed, watch, loop, _cpu() - cpu0, time.perf_counter() - wall0
 
 
+def _rss_mb() -> float:
+    """Resident memory now (Linux /proc), in MB."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 1e6
+
+
 def _cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -169,11 +175,14 @@ def main(argv: list[str] | None = None) -> int:
         for clip in clips:
             frames.extend(clip.frames)
     frames = frames[: int(args.seconds * FPS)]
+    rss_before = _rss_mb()
     _, _, loop, cpu, wall = run_feed(frames, args.settle)
+    rss_after = _rss_mb()
     stats = loop.stats
     print(f"cpu: {cpu / wall:.2f} cores over {wall:.1f} s of a 30 fps 640x480 feed "
           f"({stats.frames} frames seen, {loop.source.dropped} skipped, {stats.reads} reads, "  # type: ignore[attr-defined]
           f"{1000 * stats.read_seconds / max(1, stats.reads):.0f} ms per read)")
+    print(f"memory: {rss_before:.0f} MB resident before the CPU run, {rss_after:.0f} MB after")
     return 0
 
 
