@@ -117,8 +117,13 @@ class Stopwatch:
         return None
 
 
-def run_feed(frames: list[np.ndarray], settle: float) -> tuple[Feed, Stopwatch, LiveLoop, float, float]:
-    feed = Feed([cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes() for f in frames])
+def as_jpeg(frames: list[np.ndarray]) -> list[bytes]:
+    """What a webcam sends: each frame as a JPEG."""
+    return [cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes() for f in frames]
+
+
+def run_feed(frames: list[bytes], settle: float) -> tuple[Feed, Stopwatch, LiveLoop, float, float]:
+    feed = Feed(frames)
     watch = Stopwatch()
     table, _ = open_table(TableSetup(start_throw=(1, 2)))
     loop = LiveLoop(LiveSource("bench feed", feed.open), OnnxDiceReader(rules=table.game.rules), table, [watch],
@@ -157,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
 
     verdict_ms, announce_ms, label_ms = [], [], []
     for clip in clips:
-        feed, watch, _, _, _ = run_feed(clip.frames, args.settle)
+        feed, watch, _, _, _ = run_feed(as_jpeg(clip.frames), args.settle)
         if not watch.settled:
             continue
         frame, wall = watch.settled[0]
@@ -174,9 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     while len(frames) < args.seconds * FPS:
         for clip in clips:
             frames.extend(clip.frames)
-    frames = frames[: int(args.seconds * FPS)]
+    jpegs = as_jpeg(frames[: int(args.seconds * FPS)])
+    del frames
     rss_before = _rss_mb()
-    _, _, loop, cpu, wall = run_feed(frames, args.settle)
+    _, _, loop, cpu, wall = run_feed(jpegs, args.settle)
     rss_after = _rss_mb()
     stats = loop.stats
     print(f"cpu: {cpu / wall:.2f} cores over {wall:.1f} s of a 30 fps 640x480 feed "
