@@ -84,6 +84,25 @@ def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | No
     return Bowl(*_rescale(max(good, key=lambda f: f.support).ellipse, 1 / s_big))
 
 
+def still_there(frame: np.ndarray, bowl: Bowl, config: BowlConfig = BowlConfig()) -> bool:
+    """Whether `bowl` (found in an earlier frame) is still where it was in this frame.
+
+    A fraction of a search's cost: the rim is refitted in a narrow ring around the old one and must
+    come back well supported and within `track_tol` of the radius. A bowl that was bumped, or
+    another view, fails and is searched for afresh.
+    """
+    big, scale = _copy(to_gray(frame), config.refine_size)
+    seed = _rescale(bowl.ellipse, scale)
+    r = float(np.sqrt(seed[2] * seed[3]))
+    band = 3 * config.refine_tol_px / r
+    big = cv2.GaussianBlur(big, (0, 0), config.blur_sigma)
+    edges = _edges(big, config, _ring_box(seed, band, big.shape))
+    fits = [f for f in _fits_near(edges, seed, band, config.refine_tol_px, config, None)
+            if f.support >= config.min_refined_support]
+    return any(np.hypot(f.ellipse[0] - seed[0], f.ellipse[1] - seed[1]) < config.track_tol * r
+               and abs(np.sqrt(f.ellipse[2] * f.ellipse[3]) / r - 1) < config.track_tol for f in fits)
+
+
 def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None:
     """The outermost well-supported ellipse concentric with `seed`, fitted on the larger copy.
 

@@ -32,6 +32,8 @@ class BowlConfig:
     refine_peaks: int = 2
     # ...and counts an edge point as on the rim within this many pixels of that copy.
     refine_tol_px: float = 1.5
+    # A bowl tracked from frame to frame is kept while its refit stays within this share of the radius.
+    track_tol: float = 0.01
     # Gaussian blur before edges, in work pixels: smooths glaze texture and blue-pattern strokes.
     blur_sigma: float = 1.2
     # Canny's upper threshold is this percentile of the gradient: the rim is among the strongest

@@ -176,11 +176,13 @@ class OnnxDiceReader:
     """The product's `DiceReader`: the ONNX detector in `models_dir` plus the pipeline above.
 
     `bowl` is a fixed rim, a `Calibration` (scaled to each frame's size) or a calibration file's
-    path; None finds the bowl in every frame.
+    path; None finds the bowl. With `track_bowl` (for a camera: the bowl stays put) a bowl found in
+    one frame is kept while it still lies on the next frame's edges (`still_there`, a fraction of a
+    search); set it False for unrelated photos.
     """
 
     def __init__(self, models_dir: Path | str | None = None, bowl: Bowl | Calibration | Path | str | None = None,
-                 rules: object | None = None, config: ReaderConfig = ReaderConfig()) -> None:
+                 rules: object | None = None, config: ReaderConfig = ReaderConfig(), track_bowl: bool = True) -> None:
         from bobing_vision.vision.calibration import load_calibration
         from bobing_vision.vision.detector import DEFAULT_MODELS_DIR, DiceDetector
 
@@ -188,6 +190,17 @@ class OnnxDiceReader:
         self.bowl = load_calibration(bowl) if isinstance(bowl, (str, Path)) else bowl
         self.rules = rules
         self.config = config
+        self.track_bowl = track_bowl
+        self._tracked: Bowl | None = None  # the last bowl found, while tracking
 
     def read(self, frame: np.ndarray) -> Reading:
-        return read_frame(frame, self.detector, bowl=self.bowl, rules=self.rules, config=self.config)
+        if self.bowl is not None or not self.track_bowl:
+            return read_frame(frame, self.detector, bowl=self.bowl, rules=self.rules, config=self.config)
+        from bobing_vision.vision.bowl import still_there
+
+        known = self._tracked
+        if known is not None and not still_there(normalize_frame(frame), known, self.config.bowl):
+            known = None
+        reading = read_frame(frame, self.detector, bowl=known, rules=self.rules, config=self.config)
+        self._tracked = reading.bowl
+        return reading

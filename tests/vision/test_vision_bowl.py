@@ -8,7 +8,7 @@ import pytest
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.synth import SceneSpec, render_scene
-from bobing_vision.vision.bowl import find_bowl, outline
+from bobing_vision.vision.bowl import find_bowl, outline, still_there
 from bobing_vision.vision.reading import Bowl
 
 TEST_SEED = 2024  # tuned on seeds 1000, 1001 and 7; this one is only ever tested
@@ -86,3 +86,13 @@ def test_no_bowl_is_none(case: str, image: np.ndarray) -> None:
 def test_bad_input_is_invalid_input() -> None:
     with pytest.raises(InvalidInput, match="uint8"):
         find_bowl(np.zeros((48, 64, 3), np.float32))
+
+
+def test_a_tracked_bowl_is_kept_only_while_it_has_not_moved(scenes: list) -> None:
+    image, _ = scenes[0]
+    found = find_bowl(image)
+    assert found is not None
+    assert still_there(image, found)
+    bumped = Bowl(found.cx + 0.04 * found.rx, found.cy, found.rx, found.ry, found.angle_deg)
+    assert not still_there(image, bumped)
+    assert not still_there(np.full_like(image, 128), found)

@@ -216,6 +216,20 @@ def test_the_onnx_reader_reads_a_generated_scene(tmp_path: Path) -> None:
     assert used is not None and used.ellipse == pytest.approx(fixed.ellipse, abs=0.01)
 
 
+def test_the_onnx_reader_tracks_the_bowl_of_a_camera() -> None:
+    from bobing_vision.synth import render_scene
+    from bobing_vision.vision.pipeline import OnnxDiceReader
+
+    rng = np.random.default_rng(12)
+    first, _ = render_scene(rng)
+    second, _ = render_scene(rng)
+    reader = OnnxDiceReader()
+    bowl = reader.read(first).bowl
+    assert bowl is not None and reader.read(first).bowl == bowl  # kept, not searched again
+    other = reader.read(second).bowl
+    assert other is not None and other != bowl and other == OnnxDiceReader(track_bowl=False).read(second).bowl
+
+
 def test_the_onnx_reader_without_models_is_invalid_input(tmp_path: Path) -> None:
     from bobing_vision.vision.pipeline import OnnxDiceReader
 
