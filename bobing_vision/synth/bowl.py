@@ -136,7 +136,7 @@ def _inside_texture(rng: np.random.Generator, shape: BowlShape, style: BowlStyle
     mm_per_px = 2 * extent / size
     tex = np.empty((size, size, 3), np.float32)
     tex[:] = style.glaze
-    tex *= 1 + 0.025 * smooth_noise(rng, (size, size), 6)[..., None]
+    tex = times_gray(tex, 1 + 0.025 * smooth_noise(rng, (size, size), 6))  # the glaze is never quite even
     scale = 1 / mm_per_px
     if style.kind == "qinghua":
         density = qinghua_inside(rng, size, mm_per_px, shape.rim, shape.floor_r)

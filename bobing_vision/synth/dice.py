@@ -159,18 +159,16 @@ def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose
     for face, shade in shades.items():
         fill(img, camera.project(face_points(pose, face, square)), tuple(shade.tolist()))
         light = shade / np.maximum(body, 1)  # the light this face gets, to shade its paint alike
-        for u, v in PIP_LAYOUT[face]:
-            r = style.pip_radius(face)
-            ring = camera.project(face_points(pose, face, np.array([u, v]) + _CIRCLE * r, lift=1.0))
-            color = np.clip(np.array(style.pip_color(face)) * np.minimum(light, 1.15), 0, 255)
-            fill(img, ring, tuple(color.tolist()))
+        centres = np.array(PIP_LAYOUT[face])
+        rings = (centres[:, None, :] + _CIRCLE[None] * style.pip_radius(face)).reshape(-1, 2)
+        polys = camera.project(face_points(pose, face, rings)).reshape(len(centres), len(_CIRCLE), 2)
+        color = np.clip(np.array(style.pip_color(face)) * np.minimum(light, 1.15), 0, 255)
+        cv2.fillPoly(img, [_px(p) for p in polys], tuple(color.tolist()), cv2.LINE_AA, _SHAPE)
     top = pose.top
     full = camera.project(face_points(pose, top, _rounded_square(1.0, 0.2)))
-    pips = tuple(
-        PipLabel(center=tuple(float(c) for c in camera.project(face_points(pose, top, np.array([[u, v]])))[0]),  # type: ignore[arg-type]
-                 red=style.chinese and top in RED_FACES)
-        for u, v in PIP_LAYOUT[top]
-    )
+    red = style.chinese and top in RED_FACES
+    pips = tuple(PipLabel(center=(float(x), float(y)), red=red)
+                 for x, y in camera.project(face_points(pose, top, np.array(PIP_LAYOUT[top]))))
     centre = camera.project(face_points(pose, top, np.zeros((1, 2))))[0]
     x0, y0 = full.min(axis=0)
     x1, y1 = full.max(axis=0)

@@ -113,6 +113,7 @@ def place_dice(rng: np.random.Generator, spec: SceneSpec, camera: Camera, shape:
     placed: list[Placed] = []
     for attempt in range(60):
         placed = []
+        feet: list[np.ndarray] = []
         for k, style in enumerate(styles[: n - n_out]):
             pose = None
             for _ in range(40):
@@ -134,19 +135,22 @@ def place_dice(rng: np.random.Generator, spec: SceneSpec, camera: Camera, shape:
                         xy = c + rng.normal(0, size * 1.1, 2)
                     if np.linalg.norm(xy) > reach and not (mode == "wall" and k < 2):
                         continue
+                    # two lying dice whose centres are closer than a side would overlap: skip the work
+                    if any(np.hypot(*(xy - p.pose.center[:2])) < 0.98 * size for p in placed):
+                        continue
                     cand = _floor_pose(rng, shape, xy, size, lean)
                 pts = cand.footprint(style.corner)
                 if not shape.in_opening(camera, pts, margin=1.0).all() or not _in_frame(camera, cand, style, 2):
                     continue
                 foot = footprint_xy(cand, style)
-                if any(polygons_overlap(foot, footprint_xy(p.pose, p.style), 0.2)
-                       for i, p in enumerate(placed) if i != rests):
+                if any(polygons_overlap(foot, f, 0.2) for i, f in enumerate(feet) if i != rests):
                     continue
                 pose = cand
                 break
             if pose is None:
                 break
             placed.append(Placed(pose, style, rests))
+            feet.append(foot)
         if len(placed) == n - n_out and _pips_visible(camera, placed):
             break
         if attempt > 20:

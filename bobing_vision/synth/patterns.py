@@ -175,5 +175,6 @@ def paint(rng: np.random.Generator, tex: np.ndarray, density: np.ndarray, tone: 
     d = cv2.GaussianBlur(density, (0, 0), 0.6)
     d *= 0.8 + 0.2 * np.clip(smooth_noise(rng, (h, w), 12), -1, 1)
     d = np.clip(d, 0, 1)
-    blue = np.array(COBALT, np.float32) * tone
-    return tex * (1 - d[..., None]) + blue * d[..., None]
+    blue = np.empty_like(tex)
+    blue[:] = np.array(COBALT, np.float32) * tone
+    return cv2.blendLinear(blue, tex, d, 1 - d)

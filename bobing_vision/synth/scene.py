@@ -73,22 +73,35 @@ def lamp_share(setup: Setup, placed: Placed) -> np.ndarray:
     return setup.shape.lamp_visible(placed.pose.center[None], setup.lighting)[0]
 
 
-def cast_shadows(img: np.ndarray, setup: Setup, placed: list[Placed]) -> None:
-    """Darken float32 `img` under and beside each die: a soft shadow cast away from the main lamp."""
+def cast_shadows(img8: np.ndarray, setup: Setup, placed: list[Placed]) -> None:
+    """Darken uint8 `img8` under and beside each die: a soft shadow cast away from the main lamp."""
     cam, light = setup.camera, setup.lighting
+    if not placed:
+        return
     main = light.main
-    mask = np.zeros((cam.height, cam.width), np.uint8)
+    hulls = []
     for p in placed:
         pts = p.pose.footprint(p.style.corner)
         r = float(np.linalg.norm(p.pose.center[:2]))
         ground = float(setup.shape.inner_z(np.array(r))) if r < setup.shape.rim else 0.0
         cast = pts - main[None] * ((pts[:, 2:3] - ground) / max(main[2], 0.25))
         both = np.concatenate([cam.project(cast), cam.project(pts)]).astype(np.float32)
-        fill(mask, cv2.convexHull(both).reshape(-1, 2).astype(np.float64), 255)
+        hulls.append(cv2.convexHull(both).reshape(-1, 2).astype(np.float64))
     px_per_mm = cam.focal / float(np.linalg.norm(cam.position))
     sigma = max(0.8, setup.die_size * px_per_mm * 0.12)
+    # only the patch around the dice is touched
+    every = np.concatenate(hulls)
+    pad = int(3 * sigma) + 2
+    x0, y0 = np.maximum(np.floor(every.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(every.max(axis=0)).astype(int) + pad, [cam.width, cam.height])
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for hull in hulls:
+        fill(mask, hull - np.array([x0, y0]), 255)
     soft = cv2.GaussianBlur(mask, (0, 0), sigma).astype(np.float32) * (1 / 255)
-    img[:] = times_gray(img, 1 - 0.75 * light.contrast * soft)
+    patch = img8[y0:y1, x0:x1].astype(np.float32)
+    img8[y0:y1, x0:x1] = cv2.convertScaleAbs(times_gray(patch, 1 - 0.75 * light.contrast * soft))
 
 
 def render_dice(img8: np.ndarray, setup: Setup, placed: list[Placed]) -> tuple[list[DieLabel], np.ndarray]:
@@ -104,9 +117,8 @@ def render_dice(img8: np.ndarray, setup: Setup, placed: list[Placed]) -> tuple[l
 
 def dice_over(base8: np.ndarray, setup: Setup, placed: list[Placed]) -> tuple[np.ndarray, list[DieLabel], np.ndarray]:
     """The background with the dice's shadows and the dice on it: image, labels, die-id map."""
-    img = base8.astype(np.float32)
-    cast_shadows(img, setup, placed)
-    img8 = cv2.convertScaleAbs(img)
+    img8 = base8.copy()
+    cast_shadows(img8, setup, placed)
     labels, ids = render_dice(img8, setup, placed)
     return img8, labels, ids
 
