@@ -4,7 +4,8 @@
 
 Prints:
 1. per-frame time on one thread, whole pipeline (`OnnxDiceReader.read` on decoded frames), median and
-   p95, with the bowl search and the detector timed on their own;
+   p95: for unrelated photos (the bowl searched in each) and for a camera (the bowl tracked from the
+   previous frame of the same view), with the bowl search and the detector timed on their own;
 2. `bobing score` throughput in images/s on the JPEGs with 1 and 2 workers (wall clock, incl. start);
 3. peak RSS of `bobing score` (one worker) over `count` and over `many` images (hard links to the same
    JPEGs under other names): flat memory means the two peaks match.
@@ -55,23 +56,31 @@ def time_frames(files: list[Path], limit: int) -> None:
 
     cv2.setNumThreads(1)
     frames = [load_image(f) for f in files[:limit]]
-    reader = OnnxDiceReader()
-    reader.read(frames[0])  # warm-up: first session run allocates
-    whole, bowl, detect = [], [], []
+    photos = OnnxDiceReader(track_bowl=False)  # every frame searched: unrelated photos
+    camera = OnnxDiceReader()  # bowl tracked: a camera over a bowl that stays put
+    photos.read(frames[0])  # warm-up: the first session run allocates
+    whole, tracked, bowl, detect = [], [], [], []
     for frame in frames:
         t0 = time.process_time()
-        reader.read(frame)
+        photos.read(frame)
         t1 = time.process_time()
         find_bowl(frame)
         t2 = time.process_time()
-        reader.detector.detect(frame)
+        photos.detector.detect(frame)
         t3 = time.process_time()
+        camera.read(frame)  # finds the bowl of this scene...
+        t4 = time.process_time()
+        camera.read(frame)  # ...and the next frame of the same view keeps it
+        t5 = time.process_time()
         whole.append((t1 - t0) * 1000)
         bowl.append((t2 - t1) * 1000)
         detect.append((t3 - t2) * 1000)
+        tracked.append((t5 - t4) * 1000)
     print(f"frames timed: {len(frames)} (640x480, one thread, CPU time per frame)")
-    for name, values in (("whole pipeline", whole), ("  bowl search", bowl), ("  detector", detect)):
-        print(f"{name:16s} median {statistics.median(values):6.1f} ms   p95 {percentile(values, 95):6.1f} ms")
+    for name, values in (("whole pipeline, photos (bowl searched)", whole),
+                         ("whole pipeline, camera (bowl tracked)", tracked),
+                         ("  bowl search alone", bowl), ("  detector alone", detect)):
+        print(f"{name:40s} median {statistics.median(values):6.1f} ms   p95 {percentile(values, 95):6.1f} ms")
 
 
 # Runs a command and prints the peak RSS (KiB) of its largest process: a fresh parent per run, so

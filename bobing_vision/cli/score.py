@@ -139,7 +139,8 @@ class OnnxFactory:
         from bobing_vision.vision.pipeline import OnnxDiceReader
 
         rules = RuleSet.load(self.rules) if self.rules is not None else None
-        return OnnxDiceReader(models_dir=self.models, bowl=self.calibration, rules=rules)
+        # Photos are unrelated to each other: no bowl tracking from one to the next.
+        return OnnxDiceReader(models_dir=self.models, bowl=self.calibration, rules=rules, track_bowl=False)
 
 
 def _rows(files: list[Path], reader: DiceReader, factory: ReaderFactory, annotate: Path | None,
