@@ -227,7 +227,7 @@ def _shade_grid(camera: Camera, shape: BowlShape, style: BowlStyle, lighting: Li
     out["in_xy"] = p[:, :2]
     out["in_diff"] = lighting.diffuse(n, p, lamp) * (0.8 + 0.2 * depth)  # the bottom sees less of the room
     out["in_spec"] = lighting.specular(n, p, c, style.shininess, lamp) * style.gloss
-    valid_in = r_top < shape.rim + 2
+    valid_in = r_top < shape.rim  # only rays through the opening: the rest would smear the rim into it
     # Outer wall: rays that pass outside the rim and meet the body on the way down.
     z_out, found = _first_crossing(lambda z: r_at(z) - shape.outer_r(np.asarray(z)), shape.height, 0.0, 8, 5)
     p = point(z_out)
@@ -236,22 +236,27 @@ def _shade_grid(camera: Camera, shape: BowlShape, style: BowlStyle, lighting: Li
     out["out_diff"] = lighting.diffuse(n, p) * (0.7 + 0.3 * np.clip(p[:, 2:3] / shape.height, 0, 1))
     out["out_spec"] = lighting.specular(n, p, c, style.shininess) * style.gloss
     valid_out = found & (r_top > shape.outer_rim - 2)
-    # Rim: a rounded lip whose normal turns from inward to outward across it.
-    p = point(np.full(len(d), shape.height))
-    across = np.clip((r_top - shape.rim) / shape.lip, 0, 1)[:, None]
-    ang = (across - 0.5) * 2.2
-    radial = p[:, :2] / np.maximum(r_top[:, None], 1e-6)
-    n = np.concatenate([radial * np.sin(ang), np.cos(ang)], axis=1)
-    rim_color = np.array(GOLD if style.gilded else style.glaze)
-    out["rim"] = rim_color * lighting.diffuse(n, p) + lighting.specular(n, p, c, style.shininess * 0.5) * (
-        1.3 if style.gilded else style.gloss)
-    valid = {"in": valid_in, "out": valid_out, "rim": np.ones(len(d), bool)}
+    valid = {"in": valid_in, "out": valid_out}
     rw, rh = x1 - x0, y1 - y0
     for key in list(out):
         v = out[key].reshape(gh, gw, -1).astype(np.float32)
         v = fill_invalid(v, valid[key.split("_")[0]].reshape(gh, gw), rounds=3)
         out[key] = cv2.resize(v, (gw * s, gh * s), interpolation=cv2.INTER_LINEAR)[:rh, :rw]
     return out
+
+
+def _rim_shade(camera: Camera, shape: BowlShape, style: BowlStyle, lighting: Lighting, pixels: np.ndarray) -> np.ndarray:
+    """(n, 3) colour of the rim at full-resolution pixels (n, 2): a rounded lip whose normal turns
+    from inward to outward across it. The rim is a few pixels wide, too thin for the coarse grid."""
+    p = camera.to_plane(pixels.astype(np.float64), shape.height)
+    r = np.hypot(p[:, 0], p[:, 1])
+    across = np.clip((r - shape.rim) / shape.lip, 0, 1)[:, None]
+    ang = (across - 0.5) * 2.2
+    radial = p[:, :2] / np.maximum(r[:, None], 1e-6)
+    n = np.concatenate([radial * np.sin(ang), np.cos(ang)], axis=1)
+    color = np.array(GOLD if style.gilded else style.glaze)
+    glare = lighting.specular(n, p, camera.position, style.shininess * 0.5) * (1.3 if style.gilded else style.gloss)
+    return color * lighting.diffuse(n, p) + glare
 
 
 def _mask(camera: Camera, pts: np.ndarray, roi: tuple[int, int, int, int]) -> np.ndarray:
@@ -301,7 +306,11 @@ def render_bowl(rng: np.random.Generator, camera: Camera, shape: BowlShape, styl
     shadow = 1 - (lighting.contrast * 0.8 / 255) * sh.astype(np.float32)
     img = times_gray(table, shadow)
 
-    top = cv2.blendLinear(inside, maps["rim"], m_in, 1 - m_in)
+    rim_img = inside.copy()
+    ys, xs = np.nonzero((m_top > 0) & (m_in < 1))
+    if len(xs):
+        rim_img[ys, xs] = _rim_shade(camera, shape, style, lighting, np.stack([xs + x0, ys + y0], axis=1))
+    top = cv2.blendLinear(inside, rim_img, m_in, 1 - m_in)
     body = cv2.blendLinear(top, outside, m_top, 1 - m_top)
     img[y0:y1, x0:x1] = cv2.blendLinear(body, img[y0:y1, x0:x1], m_sil, 1 - m_sil)
     return BowlRender(img, sil)
