@@ -123,20 +123,23 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     lo, hi = 1.0 - config.refine_band, 1.0 + config.refine_outward
     bins = np.arange(lo, hi + step, step)
     expected = 2 * np.pi * r  # edge pixels of a curve running all around
-    fits = []
+    peaks: list[tuple[float, float]] = []  # (scale, polarity) of each concentric curve
     for polarity in (1.0, -1.0):
         counts, _ = np.histogram(rho[polarity * align > config.min_alignment], bins=bins)
         counts = np.convolve(counts, np.ones(3), mode="same")  # a curve's pixels straddle two bins
-        peaks = np.flatnonzero((counts >= config.refine_peak * expected) & (counts >= np.roll(counts, 1))
+        found = np.flatnonzero((counts >= config.refine_peak * expected) & (counts >= np.roll(counts, 1))
                                & (counts > np.roll(counts, -1)))
-        for k in peaks[np.argsort(-counts[peaks])][: config.refine_peaks]:
-            scale = float(bins[k] + step / 2)
-            ring = (seed[0], seed[1], seed[2] * scale, seed[3] * scale, seed[4])
-            fits += [f for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,))
-                     if _close(f.ellipse, seed, config)]
-    good = [f for f in fits if f.support >= config.min_support]
-    if good:
-        return max(good, key=lambda f: f.area)
+        strongest = found[np.argsort(-counts[found])][: config.refine_peaks]
+        peaks += [(float(bins[k] + step / 2), polarity) for k in strongest]
+    # Outermost first: the first curve that runs around the bowl is the rim, the rest need no fit.
+    fits = []
+    for scale, polarity in sorted(peaks, reverse=True):
+        ring = (seed[0], seed[1], seed[2] * scale, seed[3] * scale, seed[4])
+        for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,)):
+            if _close(f.ellipse, seed, config):
+                if f.support >= config.min_support:
+                    return f
+                fits.append(f)
     return max(fits, key=lambda f: f.support) if fits else None
 
 

@@ -27,8 +27,9 @@ class SixDiceDetector:
             x = 40.0 + 15 * i
             probs = [0.0] * 6
             probs[face - 1] = 1.0
+            pips = (Pip((x, 60.0), red=True),) * face
             out.append(DieCandidate(center=(x, 60.0), box=(x - 5, 55.0, x + 5, 65.0), score=0.9,
-                                    face_probs=tuple(probs), pips=(Pip((x, 60.0), red=True),) * face))  # type: ignore[arg-type]
+                                    face_probs=tuple(probs), pips=pips))  # type: ignore[arg-type]
         return out
 
 

@@ -250,7 +250,9 @@ class LabelDetector:
             x, y = d.center
             probs = [0.0] * 6
             probs[d.face - 1] = 0.5 if d.cocked else 1.0  # a leaning die is not read with confidence
-            out.append(DieCandidate(center=(x, y), box=d.box, score=1.0, face_probs=tuple(probs)))  # type: ignore[arg-type]
+            face_probs = tuple(probs)
+            out.append(DieCandidate(center=(x, y), box=d.box, score=1.0,
+                                    face_probs=face_probs))  # type: ignore[arg-type]
         return out
 
 
