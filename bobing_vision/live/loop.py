@@ -171,6 +171,8 @@ class LiveLoop:
             verdict = self._detector.observe(reading, frame.t)
             if verdict is not None:
                 self._verdict(verdict, frame)
+        elif step is Step.DECIDE:
+            self._verdict(self._detector.decide(frame.t), frame)
         self._preview(frame)
 
     def _preview(self, frame: Frame) -> None:

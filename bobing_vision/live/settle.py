@@ -8,8 +8,10 @@ with the frames), so every case is a short list of numbers in a test.
        |                   +----motion--------+                                                  |
        +---------------------------------------------------- a new throw's motion --------------+
 
-Reading starts a little before the settle time, so the confirming read is done the moment the
-settle time has passed: the announcement then costs one read, not a frame's wait plus two reads.
+Reading starts a little before the settle time: once two consecutive still frames read alike, no
+more reads are needed, and the verdict comes on the first frame past the settle time without any
+read at all (the dice have not moved since, or the settling would have started again). A reader
+that disagrees with itself keeps being asked, frame by frame, up to `max_reads`.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class SettleConfig:
     settle_seconds: float = 0.5  # dice that have not moved for half a second have stopped; people wait no longer
     start_motion: float = 0.004  # share of bowl pixels changed that starts a throw: one die tumbling is ~0.5%
     still_motion: float = 0.0015  # below this the bowl is still; lower than start_motion so a rocking die is "moving"
-    early_read_s: float = 0.05  # start reading this much before the settle time (at least 1.5 frames) to confirm on time
+    early_read_s: float = 0.1  # start reading this much before the settle time (at least 2.5 frames): confirmed by then
     max_reads: int = 8  # reads that never agree twice running in this many: unsteady, ask a person instead
     same_dice_px: float = 6.0  # a die within this of where a die lay at the last result has not been thrown
     min_moved_dice: int = 3  # a throw moves all six; fewer moved is a bump or a hand tidying the dice
@@ -62,6 +64,7 @@ class Step(enum.Enum):
     MOVING = "moving"
     STILL = "still"
     READ = "read"  # read this frame and pass the reading to `observe`
+    DECIDE = "decide"  # settled, and the reads agreed: call `decide` for the verdict
 
 
 class VerdictKind(enum.Enum):
@@ -104,7 +107,8 @@ def is_new_throw(previous: Reading | None, reading: Reading, config: SettleConfi
 
 
 class SettleDetector:
-    """Feed `update(motion, t)` every frame; when it says READ, pass that frame's reading to `observe`."""
+    """Feed `update(motion, t)` every frame; on READ pass that frame's reading to `observe` (which may
+    return a verdict); on DECIDE call `decide(t)` for the verdict."""
 
     def __init__(self, config: SettleConfig = SettleConfig()) -> None:
         self.config = config
@@ -114,6 +118,7 @@ class SettleDetector:
         self._frame_dt = 0.0
         self._reads = 0
         self._last_key: tuple[object, ...] | None = None
+        self._confirmed: Reading | None = None  # two consecutive reads agreed on this
         self._last_result: Reading | None = None
 
     def _start_settling(self, t: float) -> None:
@@ -121,6 +126,7 @@ class SettleDetector:
         self._still_since = t
         self._reads = 0
         self._last_key = None
+        self._confirmed = None
 
     def update(self, motion: float, t: float) -> Step:
         previous_t = self._last_t if self._last_t is not None else t
@@ -139,32 +145,39 @@ class SettleDetector:
         if self.phase is Phase.MOVING:
             # No change since the previous frame: the dice have lain still since that frame was taken.
             self._start_settling(previous_t)
-        lead = max(cfg.early_read_s, 1.5 * self._frame_dt)
-        if t - self._still_since >= cfg.settle_seconds - lead:
-            return Step.READ
-        return Step.STILL
+        still_for = t - self._still_since
+        if self._confirmed is not None:
+            return Step.DECIDE if still_for >= cfg.settle_seconds else Step.STILL
+        lead = max(cfg.early_read_s, 2.5 * self._frame_dt)
+        return Step.READ if still_for >= cfg.settle_seconds - lead else Step.STILL
 
     def observe(self, reading: Reading, t: float) -> Verdict | None:
-        """The reading of the frame `update` asked for; a verdict once the throw is decided."""
-        if self.phase is not Phase.SETTLING:
+        """The reading of the frame `update` asked for; a verdict when that decides the throw."""
+        if self.phase is not Phase.SETTLING or self._confirmed is not None:
             raise InvalidInput(f"expected a reading only after update() said READ, got one in phase {self.phase.value}")
         key = reading_key(reading)
-        agrees = key == self._last_key
+        if key == self._last_key:
+            self._confirmed = reading
+            return self.decide(t) if t - self._still_since >= self.config.settle_seconds else None
         self._last_key = key
         self._reads += 1
-        settled = t - self._still_since >= self.config.settle_seconds
-        if settled and agrees:
-            self.phase = Phase.DONE
-            if reading.status not in RESULT_STATUSES:
-                return Verdict(VerdictKind.NOT_DICE, reading, t)
-            if not is_new_throw(self._last_result, reading, self.config):
-                return Verdict(VerdictKind.SAME_DICE, reading, t)
-            self._last_result = reading
-            return Verdict(VerdictKind.RESULT, reading, t)
         if self._reads >= self.config.max_reads:
             self.phase = Phase.DONE
             return Verdict(VerdictKind.UNSTEADY, reading, t)
         return None
+
+    def decide(self, t: float) -> Verdict:
+        """The verdict on the confirmed reading, once `update` said DECIDE (or `observe` confirmed late)."""
+        reading = self._confirmed
+        if self.phase is not Phase.SETTLING or reading is None:
+            raise InvalidInput(f"expected a decision only after update() said DECIDE, got one in phase {self.phase.value}")
+        self.phase = Phase.DONE
+        if reading.status not in RESULT_STATUSES:
+            return Verdict(VerdictKind.NOT_DICE, reading, t)
+        if not is_new_throw(self._last_result, reading, self.config):
+            return Verdict(VerdictKind.SAME_DICE, reading, t)
+        self._last_result = reading
+        return Verdict(VerdictKind.RESULT, reading, t)
 
     def settled_by_hand(self) -> None:
         """A person entered the last result's throw (it was unreadable): reading those dice again is no throw."""

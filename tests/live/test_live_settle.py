@@ -29,11 +29,14 @@ def run(motions: list[float], reads: list[Reading] | None = None, config: Settle
         t = i / FPS
         step = detector.update(motion, t)
         steps.append(step)
+        verdict = None
         if step is Step.READ:
             r = queue.pop(0) if len(queue) > 1 else queue[0]
             verdict = detector.observe(r, t)
-            if verdict is not None:
-                verdicts.append(verdict)
+        elif step is Step.DECIDE:
+            verdict = detector.decide(t)
+        if verdict is not None:
+            verdicts.append(verdict)
     return steps, verdicts
 
 
@@ -137,11 +140,11 @@ def test_an_unreadable_throw_entered_by_hand_is_not_counted_again_when_read() ->
     unread, fixed = reading("444411", ReadingStatus.UNREADABLE, unread=2), reading("444411", shift=2.0)
     verdicts = []
     for i, (motion, r) in enumerate([(MOVING, unread)] + [(STILL, unread)] * 20 + [(MOVING, fixed)] + [(STILL, fixed)] * 20):
-        if detector.update(motion, i / FPS) is Step.READ:
-            verdict = detector.observe(r, i / FPS)
-            if verdict is not None:
-                verdicts.append(verdict.kind)
-                detector.settled_by_hand()  # the operator typed the faces at once
+        step = detector.update(motion, i / FPS)
+        verdict = detector.observe(r, i / FPS) if step is Step.READ else detector.decide(i / FPS) if step is Step.DECIDE else None
+        if verdict is not None:
+            verdicts.append(verdict.kind)
+            detector.settled_by_hand()  # the operator typed the faces at once
     assert verdicts == [VerdictKind.RESULT, VerdictKind.SAME_DICE]
 
 
@@ -177,3 +180,10 @@ def test_a_reading_out_of_turn_is_refused() -> None:
 def test_bad_config_is_refused(case: str, kwargs: dict[str, float]) -> None:
     with pytest.raises(InvalidInput, match="expected"):
         SettleConfig(**kwargs)  # type: ignore[arg-type]
+
+
+def test_two_agreeing_reads_before_the_settle_time_decide_it_without_another_read() -> None:
+    steps, verdicts = run(frames(0.5, MOVING) + frames(1.0, STILL))
+    assert steps.count(Step.READ) == 2 and steps.count(Step.DECIDE) == 1
+    decided = steps.index(Step.DECIDE) / FPS
+    assert verdicts[0].t == pytest.approx(decided) and decided == pytest.approx(1.0, abs=1.01 / FPS)
