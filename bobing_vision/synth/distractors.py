@@ -191,7 +191,7 @@ def _chopsticks_layer(rng: np.random.Generator, camera: Camera, shape: BowlShape
 
 
 def draw_overlays(rng: np.random.Generator, img8: np.ndarray, camera: Camera, shape: BowlShape,
-                  lighting: Lighting, dice_ids: np.ndarray, hand_p: float = 0.12) -> list[str]:
+                  lighting: Lighting, dice_ids: np.ndarray, hand_p: float = 0.1) -> list[str]:
     """Chopsticks and a hand over the picture, each kept only if it hides no die."""
     names: list[str] = []
     taken = cv2.dilate((dice_ids > 0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0

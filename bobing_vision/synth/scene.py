@@ -85,8 +85,8 @@ def cast_shadows(img8: np.ndarray, setup: Setup, placed: list[Placed]) -> None:
         r = float(np.linalg.norm(p.pose.center[:2]))
         ground = float(setup.shape.inner_z(np.array(r))) if r < setup.shape.rim else 0.0
         cast = pts - main[None] * ((pts[:, 2:3] - ground) / max(main[2], 0.25))
-        both = np.concatenate([cam.project(cast), cam.project(pts)]).astype(np.float32)
-        hulls.append(cv2.convexHull(both).reshape(-1, 2).astype(np.float64))
+        # the shadow itself: it meets the die where the die touches the ground, leaves it when it flies
+        hulls.append(cv2.convexHull(cam.project(cast).astype(np.float32)).reshape(-1, 2).astype(np.float64))
     px_per_mm = cam.focal / float(np.linalg.norm(cam.position))
     sigma = max(0.8, setup.die_size * px_per_mm * 0.12)
     # only the patch around the dice is touched
