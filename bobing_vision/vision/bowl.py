@@ -131,16 +131,19 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
                                & (counts > np.roll(counts, -1)))
         strongest = found[np.argsort(-counts[found])][: config.refine_peaks]
         peaks += [(float(bins[k] + step / 2), polarity) for k in strongest]
-    # Outermost first: the first curve that runs around the bowl is the rim, the rest need no fit.
+    # Outermost first: a curve that runs nearly all around is the rim, and the rest need no fit.
     fits = []
     for scale, polarity in sorted(peaks, reverse=True):
         ring = (seed[0], seed[1], seed[2] * scale, seed[3] * scale, seed[4])
         for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,)):
             if _close(f.ellipse, seed, config):
-                if f.support >= config.min_support:
+                if f.support >= config.refine_accept:
                     return f
                 fits.append(f)
-    return max(fits, key=lambda f: f.support) if fits else None
+    # Otherwise the largest nearly as well supported as the best: not the rim plus its cast shadow
+    # (an ellipse through half of each), not a painted ring inside.
+    return _best([f for f in fits if f.support >= config.min_support], config) or (
+        max(fits, key=lambda f: f.support) if fits else None)
 
 
 def _copy(gray: np.ndarray, size: int) -> tuple[np.ndarray, float]:

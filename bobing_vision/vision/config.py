@@ -26,6 +26,8 @@ class BowlConfig:
     # The refined rim must run along this share of its outline: generated rims with a hand over them
     # or half out of frame reach 0.39, the hexagonal board of a game (no bowl) at most 0.35.
     min_refined_support: float = 0.38
+    # A refined curve this well supported is the rim at once: a rim in full view runs ~90% around.
+    refine_accept: float = 0.8
     # A concentric curve is tried when its edge pixels number this share of a full ellipse's outline.
     refine_peak: float = 0.25
     # At most this many concentric curves are tried per contrast polarity.
