@@ -32,7 +32,7 @@ def add_source_and_table_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", help="a rule preset or a rule-set TOML file (default: golden-flower-first)")
     parser.add_argument("--prizes", help="prize names: cakes (default), goods, or six names best first")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--journal", type=Path, help=f"journal file for a new game (default: {JOURNAL_PATTERN} here)")
+    where.add_argument("--journal", type=Path, help="journal file for a new game (default: bobing-live-DATE-TIME.jsonl here)")
     where.add_argument("--resume", type=Path, help="carry on the game in this journal")
     where.add_argument("--no-journal", action="store_true", help="keep no journal (demos)")
     parser.add_argument("--start-throw", nargs=2, type=int, metavar=("D1", "D2"), help="the two start dice (default: rolled)")

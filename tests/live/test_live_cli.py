@@ -40,6 +40,15 @@ def test_wrong_input_is_one_line_and_exit_2(
     assert message in err and "Traceback" not in err and len(err.splitlines()) == 1, err
 
 
+@pytest.mark.parametrize("command", [live, booth], ids=["live", "booth"])
+def test_help_lists_the_options(command: object, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        command.main(["--help"])  # type: ignore[attr-defined]
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert all(flag in out for flag in ("--source", "--players", "--resume", "--settle", "--events"))
+
+
 def _bobing(*args: str) -> list[str]:
     return [sys.executable, "-m", "bobing_vision", *args]
 
