@@ -45,6 +45,7 @@ class _Edges:
     points: np.ndarray  # (N, 2) x, y
     grads: np.ndarray  # (N, 2)
     size: tuple[int, int]  # width, height of the copy
+    high: float = 0.0  # Canny's upper threshold used
 
 
 def to_gray(frame: np.ndarray) -> np.ndarray:
@@ -185,7 +186,7 @@ def _edges(image: np.ndarray, config: BowlConfig, box: tuple[int, int, int, int]
     grads = np.stack([gx[ys, xs], gy[ys, xs]], axis=1).astype(np.float32)
     grads /= np.linalg.norm(grads, axis=1, keepdims=True) + 1e-6
     points = np.stack([xs + x0, ys + y0], axis=1).astype(np.float32)
-    return _Edges(points=points, grads=grads, size=(image.shape[1], image.shape[0]))
+    return _Edges(points=points, grads=grads, size=(image.shape[1], image.shape[0]), high=high)
 
 
 def _edge_threshold(gx: np.ndarray, gy: np.ndarray, config: BowlConfig) -> float:
@@ -201,10 +202,10 @@ def _search(small: np.ndarray, config: BowlConfig, rng: np.random.Generator) -> 
     if len(edges.points) < 20:
         return []
     min_r, max_r = config.min_radius_frac * min(h, w), config.max_radius_frac * min(h, w)
-    high = _edge_threshold(cv2.Sobel(small, cv2.CV_16S, 1, 0), cv2.Sobel(small, cv2.CV_16S, 0, 1), config)
+    # The vote sees the same edges (its own Canny, at the same threshold) as the fits.
     circles = cv2.HoughCircles(small, cv2.HOUGH_GRADIENT, dp=config.hough_dp, minDist=min_r / 2,
-                               param1=max(config.min_edge, high * config.hough_edge_scale),
-                               param2=config.hough_votes, minRadius=int(min_r), maxRadius=int(max_r))
+                               param1=edges.high, param2=config.hough_votes, minRadius=int(min_r),
+                               maxRadius=int(max_r))
     if circles is None:
         return []
     fits = []

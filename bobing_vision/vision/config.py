@@ -63,9 +63,6 @@ class BowlConfig:
     min_run: int = 4
     # Hough centre candidates tried; the true rim is nearly always among the first few.
     max_candidates: int = 3
-    # The Hough vote's own edge threshold, as a share of the one above: a busy table (polka dots,
-    # wood grain) has stronger edges than a white rim on a light cloth, and the vote must see the rim.
-    hough_edge_scale: float = 1.0
     # Hough accumulator cell in work pixels (2 is slower on real scenes: more centres pass the vote).
     hough_dp: float = 1.0
     # Hough accumulator vote threshold (OpenCV param2) at work size: low, the ellipse fit decides.
