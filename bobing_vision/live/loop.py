@@ -221,6 +221,9 @@ class LiveLoop:
     def _play(self, faces: tuple[int, ...] | None, correction: bool, t: float) -> None:
         """A throw (or a correction of the last one) into the game, then its announcement."""
         player = self.table.turn
+        if self.table.game.over and not correction:
+            self._notice(f"game over ({self.view.over}): this throw is not counted; `n` starts a new game")
+            return
         try:
             result = self.table.correct(faces) if correction else self.table.throw(faces)
         except BobingError as exc:  # the game refused it (over, nothing to correct): say why

@@ -130,3 +130,12 @@ def test_commands_parse(text: str, kind: CommandKind) -> None:
 def test_bad_commands_say_what_is_expected(text: str) -> None:
     with pytest.raises(InvalidInput, match="expected"):
         parse_command(text)
+
+
+def test_after_a_red_six_ends_the_game_throws_are_not_counted(rng: np.random.Generator) -> None:
+    loop, rec = make_loop([Throw("444444"), Throw("123456")], rng)
+    loop.run()
+    assert [a.award.category.name for a in rec.announced] == ["LIU_BO_HONG"]
+    assert "game over" in rec.announced[0].text
+    assert any("not counted" in n for n in rec.notices)
+    assert loop.table.game.state.throws == 1
