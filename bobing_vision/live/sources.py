@@ -217,7 +217,7 @@ class LiveSource:
             try:
                 cap = self._open()
                 if cap.isOpened():
-                    if not first:
+                    if not first or attempt > 1:
                         self._post(notice=SourceNotice(NoticeKind.RECONNECTED, f"{self.name}: back after {attempt} attempt(s)"))
                     return cap
                 cap.release()
