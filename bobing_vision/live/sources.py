@@ -149,7 +149,7 @@ class ImageFolderSource:
 
     def __init__(self, folder: Path, config: SourceConfig = SourceConfig()) -> None:
         self.name = str(folder)
-        self._files = [p for p in iter_image_files([folder])]
+        self._files = list(iter_image_files([folder]))
         if not self._files:
             raise SourceError(f"expected a folder with images, got none in {folder}")
         self._files.sort(key=lambda p: str(p))
@@ -209,20 +209,27 @@ class LiveSource:
                 self._notices.append(notice)
             self._cond.notify_all()
 
+    def _try_open(self) -> Capture | None:
+        """An opened capture, or None: a device that is gone and a driver error both mean "try later"."""
+        try:
+            cap = self._open()
+        except (cv2.error, OSError, SourceError):
+            return None
+        if cap.isOpened():
+            return cap
+        cap.release()
+        return None
+
     def _connect(self, first: bool) -> Capture | None:
         delay = self._config.reconnect_first_s
         attempt = 0
         while not self._stop.is_set():
             attempt += 1
-            try:
-                cap = self._open()
-                if cap.isOpened():
-                    if not first or attempt > 1:
-                        self._post(notice=SourceNotice(NoticeKind.RECONNECTED, f"{self.name}: back after {attempt} attempt(s)"))
-                    return cap
-                cap.release()
-            except (cv2.error, OSError, SourceError):
-                pass  # treated exactly like a capture that did not open: retry below
+            cap = self._try_open()
+            if cap is not None:
+                if not first or attempt > 1:
+                    self._post(notice=SourceNotice(NoticeKind.RECONNECTED, f"{self.name}: back after {attempt} attempt(s)"))
+                return cap
             if first and attempt == 1:
                 self._post(notice=SourceNotice(NoticeKind.LOST, f"{self.name}: cannot open; retrying"))
             self._post(notice=SourceNotice(NoticeKind.RECONNECTING, f"{self.name}: reconnecting in {delay:.1f} s (attempt {attempt})"))
