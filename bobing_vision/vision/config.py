@@ -72,7 +72,7 @@ class BowlConfig:
     # Refit passes with a narrowing band: each pass drops edge points far from the last ellipse.
     refine_passes: int = 2
     # RANSAC hypotheses per candidate: robust to blue patterns and a hand lying across the band.
-    ransac_iters: int = 40
+    ransac_iters: int = 24
     # Each hypothesis is scored on at most this many band points: enough to rank them, and fast.
     ransac_points: int = 300
     # A rim at least this share as well supported as the best one, but larger, wins: the outer rim
