@@ -225,6 +225,11 @@ def main(argv: list[str] | None = None, *, reader_factory: ReaderFactory | None 
         if args.csv is not None:
             csv_file = args.csv.open("w", newline="", encoding="utf-8")
         return _run(args, files, reader, factory, csv_file)
+    except BrokenPipeError:  # `bobing score ... | head`: the reader of our output has had enough
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 0
     except OSError as exc:
         print(f"bobing score: {exc}", file=sys.stderr)
         return 2
