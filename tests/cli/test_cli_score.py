@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bobing_vision.cli.score import main
+from bobing_vision.cli.score import Progress, main
 from bobing_vision.vision.detector import DieCandidate, Pip
 from bobing_vision.vision.pipeline import read_frame
 from bobing_vision.vision.reading import Bowl, Box, Reading
@@ -127,3 +128,19 @@ def test_missing_models_are_one_clear_line(photos: Path, tmp_path: Path, capsys:
     assert code == 2
     err = capsys.readouterr().err
     assert err.startswith("bobing score: cannot start the reader") and "Traceback" not in err
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_draws_on_a_terminal_only() -> None:
+    screen, log = Terminal(), io.StringIO()
+    for stream in (screen, log):
+        bar = Progress(2, stream)
+        bar.step(failed=False)
+        bar.step(failed=True)
+    assert "2/2" in screen.getvalue() and "1 failed" in screen.getvalue()
+    assert log.getvalue() == ""
+    assert bar.summary().startswith("scored 2 images") and bar.summary().endswith("1 failed")
