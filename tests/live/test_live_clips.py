@@ -11,19 +11,17 @@ from typing import Any
 
 import pytest
 from live_clipkit import Recorder
+from live_sampleclips import CLIPS, CLIPS_DIR, meta_of, reads_right, truth, video_of
 
 from bobing_vision.live.announce import Outcome
 from bobing_vision.live.events import EventSink
 from bobing_vision.live.loop import LiveLoop
-from bobing_vision.live.sources import Frame, VideoFileSource
+from bobing_vision.live.sources import VideoFileSource
 from bobing_vision.live.table import TableSetup, open_table
 from bobing_vision.rules import classify
 from bobing_vision.vision.reading import ReadingStatus
 
-ROOT = Path(__file__).resolve().parents[2]
-CLIPS = sorted((ROOT / "sample_images" / "clips").glob("*.json"))
-
-pytestmark = pytest.mark.skipif(not CLIPS, reason="no sample clips in sample_images/clips yet")
+pytestmark = pytest.mark.skipif(not CLIPS, reason=f"no sample clips in {CLIPS_DIR} yet")
 
 
 @pytest.fixture(scope="module")
@@ -31,21 +29,6 @@ def reader() -> Any:
     from bobing_vision.vision.pipeline import OnnxDiceReader
 
     return OnnxDiceReader()
-
-
-def truth(meta: dict[str, Any]) -> tuple[ReadingStatus, tuple[int, ...]]:
-    final = meta["final"]
-    if not all(final["in_bowl"]):
-        return ReadingStatus.OUT_OF_BOWL, ()
-    return ReadingStatus.OK, tuple(sorted(final["faces"]))
-
-
-def reads_right(reader: Any, video: Path, meta: dict[str, Any]) -> bool:
-    """Does the reader, given the clip's last (still) frame alone, get the throw right?"""
-    *_, last = (f for f in VideoFileSource(video).items() if isinstance(f, Frame))
-    reading = reader.read(last.image)
-    status, faces = truth(meta)
-    return reading.status is status and (status is not ReadingStatus.OK or reading.faces == faces)
 
 
 def play(reader: Any, video: Path) -> tuple[Recorder, list[dict[str, Any]]]:
@@ -57,14 +40,13 @@ def play(reader: Any, video: Path) -> tuple[Recorder, list[dict[str, Any]]]:
 
 @pytest.mark.parametrize("sidecar", CLIPS, ids=[p.stem for p in CLIPS])
 def test_a_sample_clip_through_the_loop(sidecar: Path, reader: Any) -> None:
-    meta = json.loads(sidecar.read_text(encoding="utf-8"))
-    video = sidecar.with_name(meta["video"])
-    recorder, events = play(reader, video)
+    meta = meta_of(sidecar)
+    recorder, events = play(reader, video_of(sidecar))
     at_rest = next(i for i, still in enumerate(meta["settled"]) if still)
     verdicts = [e for e in events if e["event"] == "settled"]
     assert all(v["frame"] >= at_rest for v in verdicts), "a verdict while the dice were still moving"
     assert len(recorder.announced) <= 1
-    if not reads_right(reader, video, meta):
+    if not reads_right(reader, sidecar):
         return  # the reader's accuracy is measured by `bobing eval`; the loop must just not invent a result
     status, faces = truth(meta)
     assert len(recorder.announced) == 1, [e for e in events if e["event"] in ("settled", "notice")]
@@ -78,6 +60,5 @@ def test_a_sample_clip_through_the_loop(sidecar: Path, reader: Any) -> None:
 
 def test_the_sample_clips_are_not_all_beyond_the_reader(reader: Any) -> None:
     """Guard against the test above passing vacuously: some clip must be read, and so announced, right."""
-    metas = {p: json.loads(p.read_text(encoding="utf-8")) for p in CLIPS}
-    right = [p.stem for p, meta in metas.items() if reads_right(reader, p.with_name(meta["video"]), meta)]
+    right = [p.stem for p in CLIPS if reads_right(reader, p)]
     assert right, "the reader gets no sample clip's still end right: the clip test checks only the negatives"
