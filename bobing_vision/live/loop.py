@@ -292,6 +292,7 @@ class LiveLoop:
 
     def _command(self, command: Command) -> None:
         t = self.last.t if self.last else 0.0
+        self._received = time.perf_counter()  # an announcement's latency counts from what caused it
         if command.kind is CommandKind.QUIT:
             self.stop()
         elif command.kind is CommandKind.NEW_GAME:
