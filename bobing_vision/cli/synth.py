@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             names = sorted(labels)[:48]
             if not names:
                 raise BobingError("expected at least one scene for --sheet, got --count 0")
-            images = [cv2.imread(str(args.outdir / n)) for n in names]
+            images = [image for n in names if (image := cv2.imread(str(args.outdir / n))) is not None]
             args.sheet.parent.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(args.sheet), contact_sheet(images), [cv2.IMWRITE_JPEG_QUALITY, 85])
     except (BobingError, OSError) as exc:

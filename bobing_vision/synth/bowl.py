@@ -110,8 +110,8 @@ def sample_style(rng: np.random.Generator) -> BowlStyle:
         "celadon": (0.70, 0.80, 0.70),
         "ivory": (0.86, 0.92, 0.93),
     }[kind]
-    glaze = tuple(float(np.clip(g + rng.uniform(-0.04, 0.04), 0, 1)) for g in glaze)
-    return BowlStyle(kind, glaze, bool(rng.random() < 0.15), float(rng.uniform(60, 220)),  # type: ignore[arg-type]
+    b, g, r = (float(np.clip(c + rng.uniform(-0.04, 0.04), 0, 1)) for c in glaze)
+    return BowlStyle(kind, (b, g, r), bool(rng.random() < 0.15), float(rng.uniform(60, 220)),
                      float(rng.uniform(0.5, 1.1)))
 
 
@@ -302,8 +302,8 @@ def render_bowl(rng: np.random.Generator, camera: Camera, shape: BowlShape, styl
     fill(sh, camera.project(cast) / q, 255)
     fill(sh, camera.project(_circle(shape.foot_r * 1.15, 0.0, 48)) / q, 255)
     sigma = max(1.0, shape.rim * camera.focal / float(np.linalg.norm(camera.position)) * 0.08 / q)
-    sh = cv2.resize(cv2.GaussianBlur(sh, (0, 0), sigma), (w, h), interpolation=cv2.INTER_LINEAR)
-    shadow = 1 - (lighting.contrast * 0.8 / 255) * sh.astype(np.float32)
+    soft = cv2.resize(cv2.GaussianBlur(sh, (0, 0), sigma), (w, h), interpolation=cv2.INTER_LINEAR)
+    shadow = 1 - (lighting.contrast * 0.8 / 255) * soft.astype(np.float32)
     img = times_gray(table, shadow)
 
     rim_img = inside.copy()

@@ -14,13 +14,11 @@ from bobing_vision.dataset.labels import ImageLabel
 from bobing_vision.errors import InvalidInput
 from bobing_vision.synth.config import SceneSpec
 from bobing_vision.synth.dice import DiePose
-from bobing_vision.synth.distractors import Hand, composite, draw_hand, draw_underlays, sample_hand
+from bobing_vision.synth.distractors import Hand, composite, draw_hand, sample_hand
 from bobing_vision.synth.effects import apply_effects, sample_effects
 from bobing_vision.synth.geometry import axis_angle, random_horizontal
-from bobing_vision.synth.layout import Placed, place_dice, tilt_deg
-from bobing_vision.synth.bowl import render_bowl
-from bobing_vision.synth.scene import Setup, _clear_of, dice_over, sample_setup, scene_label, to_uint8
-from bobing_vision.synth.table import render_table
+from bobing_vision.synth.layout import Placed
+from bobing_vision.synth.scene import Setup, build_stage, dice_over, scene_label
 
 
 @dataclass(frozen=True)
@@ -123,13 +121,9 @@ def render_clip(rng: np.random.Generator, spec: ClipSpec | None = None) -> Clip:
     size = spec.size or [(640, 480), (480, 360), (320, 240)][int(rng.integers(3))]
     fps = float(spec.fps or [15, 20, 25, 30][int(rng.integers(4))])
     scene = replace(spec.scene, size=size, out_of_bowl_p=1.0 if jump else 0.0, max_tilt_deg=min(spec.scene.max_tilt_deg, 20.0))
-    setup = sample_setup(rng, scene)
+    stage = build_stage(rng, scene)
+    setup, base8, placed = stage.setup, stage.base8, list(stage.placed)
     cam = setup.camera
-    table, table_kind = render_table(rng, cam, setup.lighting)
-    bowl = render_bowl(rng, cam, setup.shape, setup.style, setup.lighting, table)
-    placed = place_dice(rng, scene, cam, setup.shape, list(setup.die_styles), setup.die_size, bowl.silhouette)
-    base8 = to_uint8(bowl.image)
-    things = draw_underlays(rng, base8, cam, setup.shape, setup.lighting, _clear_of(placed)) if scene.distractors else []
     drop = float(rng.uniform(0.3, 0.6))
     flights = _flights(rng, setup, placed, drop)
     at_rest = max(f.land for f in flights)
@@ -172,7 +166,7 @@ def render_clip(rng: np.random.Generator, spec: ClipSpec | None = None) -> Clip:
         hands.append(hand_over)
     # the still end, drawn once more for its exact label
     _, labels, _ = dice_over(base8, setup, placed)
-    label = scene_label(setup, labels, table_kind, things)
+    label = scene_label(setup, labels, stage.table_kind, list(stage.things))
     faces = tuple(d.face for d in labels)
     return Clip(tuple(frames), tuple(settled), fps, faces, label, tuple(hands), jump)
 

@@ -3,6 +3,7 @@ over them. Overlays never hide a die's top face, so every label stays true."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -49,7 +50,7 @@ def _floor_point(rng: np.random.Generator, camera: Camera, shape: BowlShape) -> 
 
 
 def draw_underlays(rng: np.random.Generator, img8: np.ndarray, camera: Camera, shape: BowlShape,
-                   lighting: Lighting, floor_free: callable) -> list[str]:  # type: ignore[valid-type]
+                   lighting: Lighting, floor_free: Callable[[np.ndarray], bool]) -> list[str]:
     """Coins and crumbs on the table and the bowl's floor, drawn before the dice (who may cover them).
     `floor_free(points)` says whether a spot on the floor is clear of the dice."""
     names: list[str] = []

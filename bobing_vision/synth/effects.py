@@ -68,7 +68,7 @@ def motion_kernel(length: float, angle_deg: float) -> np.ndarray:
 def apply_effects(rng: np.random.Generator, img: np.ndarray, fx: CameraEffects) -> np.ndarray:
     """uint8 BGR in, uint8 BGR out."""
     h, w = img.shape[:2]
-    out = img.astype(np.float32)
+    out: np.ndarray = img.astype(np.float32)
     if fx.motion_px > 0:
         out = cv2.filter2D(out, -1, motion_kernel(fx.motion_px, fx.motion_deg))
     sigma = float(np.hypot(fx.softness, fx.defocus_sigma))
@@ -80,8 +80,8 @@ def apply_effects(rng: np.random.Generator, img: np.ndarray, fx: CameraEffects) 
     vig = cv2.resize(cv2.merge([small * float(g) for g in gain]), (w, h))
     out = cv2.multiply(out, vig)
     out = cv2.scaleAdd(_grain(rng, h, w), fx.noise_sigma, out)  # sensor noise
-    res = cv2.convertScaleAbs(out)
+    res: np.ndarray = cv2.convertScaleAbs(out)
     if fx.jpeg_quality:
-        ok, buf = cv2.imencode(".jpg", res, [cv2.IMWRITE_JPEG_QUALITY, fx.jpeg_quality])
-        res = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        _, buf = cv2.imencode(".jpg", res, [cv2.IMWRITE_JPEG_QUALITY, fx.jpeg_quality])
+        res = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
     return res

@@ -36,7 +36,7 @@ def write_clip(clip: Clip, path: Path, award_of: AwardOf | None = None) -> tuple
     path.parent.mkdir(parents=True, exist_ok=True)
     video = path.with_suffix(".avi")
     h, w = clip.frames[0].shape[:2]
-    fourcc = cv2.VideoWriter_fourcc(*"MJPG")
+    fourcc = cv2.VideoWriter.fourcc(*"MJPG")
     # FFmpeg's MJPG files are half the size of OpenCV's own encoder's; the latter is the fallback
     writer = cv2.VideoWriter(str(video), cv2.CAP_FFMPEG, fourcc, clip.fps, (w, h))
     if not writer.isOpened():

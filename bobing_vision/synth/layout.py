@@ -14,7 +14,7 @@ from bobing_vision.synth.camera import Camera
 from bobing_vision.synth.config import CONFIG, SceneSpec
 from bobing_vision.synth.dice import DiePose, DieStyle, PIP_LAYOUT, die_silhouette, face_points, fill_ids
 from bobing_vision.synth.geometry import (
-    axis_angle, face_up_rotation, polygons_overlap, random_horizontal, rotation_between,
+    FACE_AXES, axis_angle, face_up_rotation, polygons_overlap, random_horizontal, rotation_between,
 )
 
 UP = np.array([0.0, 0.0, 1.0])
@@ -28,8 +28,7 @@ class Placed:
 
 
 def tilt_deg(rotation: np.ndarray, face: int) -> float:
-    from bobing_vision.synth.geometry import FACE_AXES
-
+    """How far `face`'s normal leans from straight up, in degrees."""
     n = rotation @ FACE_AXES[face][0]
     return float(np.degrees(np.arccos(np.clip(n[2], -1, 1))))
 
@@ -60,15 +59,14 @@ def _in_frame(camera: Camera, pose: DiePose, style: DieStyle, margin: float) -> 
 
 def _floor_pose(rng: np.random.Generator, shape: BowlShape, xy: np.ndarray, size: float, lean: bool) -> DiePose:
     r = float(np.linalg.norm(xy))
-    normal = shape.inner_normal(xy[None])[0]
+    normal = shape.inner_normal(xy[None])[0]  # on the wall a die tilts with it
     rot = _resting_rotation(rng, normal)
     base = np.array([xy[0], xy[1], float(shape.inner_z(np.array(r)))])
     centre = base + normal * size / 2
     if lean:
         tau = np.radians(rng.uniform(*CONFIG.lean_deg))
         rot = axis_angle(random_horizontal(rng), tau) @ rot
-        centre = centre + UP * (size / 2) * (np.cos(tau) + np.sin(tau) - 1)
-    del r
+        centre = centre + UP * (size / 2) * (np.cos(tau) + np.sin(tau) - 1)  # resting on an edge
     return _make_pose(centre, rot, size, True)
 
 
@@ -180,7 +178,7 @@ def _place_on_table(rng: np.random.Generator, camera: Camera, shape: BowlShape, 
             hull = np.round(die_silhouette(camera, pose, style)).astype(np.int32)
             probe = np.zeros_like(grown)
             cv2.fillPoly(probe, [hull], 255)
-            if (probe & grown).any():
+            if np.logical_and(probe > 0, grown > 0).any():
                 continue
             foot = footprint_xy(pose, style)
             if any(polygons_overlap(foot, footprint_xy(p.pose, p.style), 0.5) for p in out):

@@ -21,7 +21,7 @@ class _Brush:
         self.k = 1.0 / mm_per_px
         self.c = np.array(mask.shape[::-1], np.float64) / 2
 
-    def px(self, xy: np.ndarray) -> np.ndarray:
+    def px(self, xy: np.ndarray | tuple[float, float]) -> np.ndarray:
         return np.round((self.c + np.asarray(xy) * self.k) * 16).astype(np.int32)
 
     def polar(self, r: np.ndarray | float, a: np.ndarray | float) -> np.ndarray:

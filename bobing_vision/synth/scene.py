@@ -123,7 +123,7 @@ def dice_over(base8: np.ndarray, setup: Setup, placed: list[Placed]) -> tuple[np
     return img8, labels, ids
 
 
-def _clear_of(placed: list[Placed]) -> Callable[[np.ndarray], bool]:
+def clear_of(placed: list[Placed]) -> Callable[[np.ndarray], bool]:
     """A test of whether world points (n, 3) lie clear of every die's footprint."""
     feet = [footprint_xy(p.pose, p.style) for p in placed]
 
@@ -138,25 +138,42 @@ def to_uint8(img: np.ndarray) -> np.ndarray:
     return np.clip(img * 255, 0, 255).astype(np.uint8)
 
 
-def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> tuple[np.ndarray, ImageLabel]:
-    """A BGR uint8 photo of dice in a bowl and its label (DATA.md, with pips); `file` is left empty."""
-    spec = spec or SceneSpec()
+@dataclass(frozen=True)
+class Stage:
+    """A scene before its dice are drawn: the lit bowl on its table, with what lies under the dice."""
+
+    setup: Setup
+    base8: np.ndarray  # BGR uint8: table, bowl, coins and crumbs
+    placed: tuple[Placed, ...]  # where the dice come to rest
+    table_kind: str
+    things: tuple[str, ...]  # distractors drawn so far
+
+
+def build_stage(rng: np.random.Generator, spec: SceneSpec) -> Stage:
     setup = sample_setup(rng, spec)
     cam = setup.camera
     table, table_kind = render_table(rng, cam, setup.lighting)
     bowl = render_bowl(rng, cam, setup.shape, setup.style, setup.lighting, table)
-    placed = place_dice(rng, spec, cam, setup.shape, list(setup.die_styles), setup.die_size,
-                        bowl.silhouette)
+    placed = place_dice(rng, spec, cam, setup.shape, list(setup.die_styles), setup.die_size, bowl.silhouette)
     base8 = to_uint8(bowl.image)
     things: list[str] = []
     if spec.distractors:
-        things += draw_underlays(rng, base8, cam, setup.shape, setup.lighting, _clear_of(placed))
-    img8, dice, ids = dice_over(base8, setup, placed)
+        things += draw_underlays(rng, base8, cam, setup.shape, setup.lighting, clear_of(placed))
+    return Stage(setup, base8, tuple(placed), table_kind, tuple(things))
+
+
+def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> tuple[np.ndarray, ImageLabel]:
+    """A BGR uint8 photo of dice in a bowl and its label (DATA.md, with pips); `file` is left empty."""
+    spec = spec or SceneSpec()
+    stage = build_stage(rng, spec)
+    setup = stage.setup
+    img8, dice, ids = dice_over(stage.base8, setup, list(stage.placed))
+    things = list(stage.things)
     if spec.distractors:
-        things += draw_overlays(rng, img8, cam, setup.shape, setup.lighting, ids)
+        things += draw_overlays(rng, img8, setup.camera, setup.shape, setup.lighting, ids)
     if not spec.clean:
         img8 = apply_effects(rng, img8, sample_effects(rng))
-    return img8, scene_label(setup, dice, table_kind, things)
+    return img8, scene_label(setup, dice, stage.table_kind, things)
 
 
 def scene_label(setup: Setup, dice: list[DieLabel], table_kind: str, things: list[str]) -> ImageLabel:

@@ -40,7 +40,7 @@ def _cloth(rng: np.random.Generator, size: int, mm: float, patterned: bool) -> n
         base = np.array(CLOTH[int(rng.integers(len(CLOTH)))]) * rng.uniform(0.85, 1.1)
     else:  # the red cloth of festive tables
         base = np.array([rng.uniform(0.08, 0.22), rng.uniform(0.07, 0.17), rng.uniform(0.45, 0.72)])
-    tex = np.empty((size, size, 3), np.float32)
+    tex: np.ndarray = np.empty((size, size, 3), np.float32)
     tex[:] = base
     if patterned:
         other = np.array(CLOTH[int(rng.integers(len(CLOTH)))])
