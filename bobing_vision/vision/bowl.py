@@ -165,15 +165,19 @@ def _rescale(e: Ellipse, s: float) -> Ellipse:
     return ((e[0] + 0.5) * s - 0.5, (e[1] + 0.5) * s - 0.5, e[2] * s, e[3] * s, e[4])
 
 
-def _ring_box(e: Ellipse, band: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """The bounding box of the ellipse grown by `band`, clipped to the image: x0, y0, x1, y1."""
+def ellipse_box(e: Ellipse, grow: float = 0.0) -> tuple[float, float, float, float]:
+    """The bounding box x0, y0, x1, y1 of an ellipse grown by `grow` of its size (not clipped)."""
     t = np.deg2rad(e[4])
-    grow = 1.0 + band
-    half_w = float(np.hypot(e[2] * np.cos(t), e[3] * np.sin(t))) * grow + 2
-    half_h = float(np.hypot(e[2] * np.sin(t), e[3] * np.cos(t))) * grow + 2
+    half_w = float(np.hypot(e[2] * np.cos(t), e[3] * np.sin(t))) * (1.0 + grow)
+    half_h = float(np.hypot(e[2] * np.sin(t), e[3] * np.cos(t))) * (1.0 + grow)
+    return (e[0] - half_w, e[1] - half_h, e[0] + half_w, e[1] + half_h)
+
+
+def _ring_box(e: Ellipse, band: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Whole pixels of the image around the ellipse grown by `band` (and 2 pixels for the Sobel)."""
+    x0, y0, x1, y1 = ellipse_box(e, band)
     h, w = shape[:2]
-    return (max(0, int(e[0] - half_w)), max(0, int(e[1] - half_h)),
-            min(w, int(e[0] + half_w) + 1), min(h, int(e[1] + half_h) + 1))
+    return (max(0, int(x0) - 2), max(0, int(y0) - 2), min(w, int(x1) + 3), min(h, int(y1) + 3))
 
 
 def _edges(image: np.ndarray, config: BowlConfig, box: tuple[int, int, int, int] | None = None) -> _Edges:

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+import cv2
 import numpy as np
 
 from bobing_vision.errors import InvalidInput
-from bobing_vision.vision.bowl import find_bowl
+from bobing_vision.vision.bowl import ellipse_box, find_bowl
 from bobing_vision.vision.calibration import Calibration
 from bobing_vision.vision.config import ReaderConfig
 from bobing_vision.vision.detector import DieCandidate
@@ -33,8 +34,6 @@ class Detector(Protocol):
 
 def normalize_frame(frame: object) -> np.ndarray:
     """A contiguous BGR uint8 frame from a BGR, gray (H x W or H x W x 1) or BGRA one."""
-    import cv2
-
     if not isinstance(frame, np.ndarray):
         raise InvalidInput(f"expected an image as a numpy array, got {type(frame).__name__}")
     if frame.size == 0:
@@ -123,12 +122,8 @@ def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
 
 def bowl_roi(bowl: Bowl, margin: float, width: int, height: int) -> Box:
     """The bowl's bounding box grown by `margin` of its size, clipped to the frame."""
-    t = np.deg2rad(bowl.angle_deg)
-    half_w = float(np.hypot(bowl.rx * np.cos(t), bowl.ry * np.sin(t)))
-    half_h = float(np.hypot(bowl.rx * np.sin(t), bowl.ry * np.cos(t)))
-    grow = 1.0 + margin
-    return (max(0.0, bowl.cx - half_w * grow), max(0.0, bowl.cy - half_h * grow),
-            min(float(width), bowl.cx + half_w * grow), min(float(height), bowl.cy + half_h * grow))
+    x0, y0, x1, y1 = ellipse_box(bowl.ellipse, margin)
+    return (max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1))
 
 
 def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibration | None = None,
