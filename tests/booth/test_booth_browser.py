@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import TOKEN
 from live_sampleclips import CLIPS, CLIPS_DIR, reads_right, video_of
 
 from bobing_vision.booth.server import BoothServer, BoothState
@@ -56,7 +55,7 @@ def real_booth() -> Iterator[tuple[BoothServer, LiveLoop]]:
     table, _ = open_table(TableSetup(players=("Ann", "Bo"), start_throw=(1, 1)))
     state = BoothState()
     loop = LiveLoop(VideoFileSource(video_of(right[0])), reader, table, [state])
-    server = BoothServer(state, loop, "127.0.0.1", 0, TOKEN)
+    server = BoothServer(state, loop, "127.0.0.1", 0)
     state.set_table(table.view())
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     loop.run()  # the whole clip, then the page is asked

@@ -8,7 +8,6 @@ import urllib.error
 import urllib.request
 
 import pytest
-from conftest import TOKEN
 
 from bobing_vision.booth.server import BoothServer
 
@@ -59,7 +58,7 @@ def test_actions_without_the_token_are_refused(booth: BoothServer, case: str, to
 
 
 def test_a_correction_with_the_token_changes_the_game(booth: BoothServer) -> None:
-    status, reply = post(booth, {"action": "correct", "faces": "444412"}, TOKEN)
+    status, reply = post(booth, {"action": "correct", "faces": "444412"}, booth.token)
     assert status == 202 and reply["queued"] == "correct"
     deadline = time.monotonic() + 5
     while state(booth)["last"]["outcome"] != "corrected" and time.monotonic() < deadline:
@@ -73,12 +72,12 @@ def test_a_correction_with_the_token_changes_the_game(booth: BoothServer) -> Non
     [("unknown action", {"action": "explode"}), ("bad faces", {"action": "correct", "faces": "44441"}), ("no faces", {"action": "correct"})],
 )
 def test_bad_actions_are_400_with_the_reason(booth: BoothServer, case: str, body: dict[str, object]) -> None:
-    status, reply = post(booth, body, TOKEN)
+    status, reply = post(booth, body, booth.token)
     assert status == 400 and "expected" in str(reply["error"]), case
 
 
 def test_new_game_with_the_token_clears_the_table(booth: BoothServer) -> None:
-    assert post(booth, {"action": "new_game"}, TOKEN)[0] == 202
+    assert post(booth, {"action": "new_game"}, booth.token)[0] == 202
     deadline = time.monotonic() + 5
     while state(booth)["table"]["throws"] != 0 and time.monotonic() < deadline:
         time.sleep(0.05)
