@@ -13,20 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bobing_vision.cli.score import positive_int
+
 if TYPE_CHECKING:
     import numpy as np
 
 HELP = "find the bowl in a camera view and save it"
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="an image, a video, a folder of images, a stream URL or a camera index (0)")
     parser.add_argument("--out", type=Path, default=DEFAULT_PATH, metavar="FILE",
                         help=f"where to save the bowl (default {DEFAULT_PATH})")
-    parser.add_argument("--frames", type=_positive, default=15, metavar="N", help="frames to search (default 15)")
+    parser.add_argument("--frames", type=positive_int, default=15, metavar="N", help="frames to search (default 15)")
     parser.add_argument("--seconds", type=float, default=15.0, metavar="S",
                         help="give up on a camera or stream after this long (default 15)")
     return parser

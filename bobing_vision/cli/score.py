@@ -25,7 +25,8 @@ CSV_FIELDS = ("file", "status", "faces", "award", "message")
 CHUNK = 8  # files per worker hand-off: big enough to amortise the pipe, small enough to stream
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
+    """argparse type: a whole number >= 1."""
     try:
         value = int(text)
     except ValueError:
@@ -43,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true", help="one JSON object per image (JSON lines) on stdout")
     out.add_argument("--csv", type=Path, metavar="FILE", help="write one CSV row per image to FILE")
     parser.add_argument("--annotate", type=Path, metavar="DIR", help="write each image with its reading drawn")
-    parser.add_argument("--workers", type=_positive, default=1, metavar="N", help="processes reading in parallel")
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="N", help="processes reading in parallel")
     parser.add_argument("--calibration", type=Path, metavar="FILE", help="a bowl from `bobing calibrate`")
     parser.add_argument("--models", type=Path, metavar="DIR", help="the ONNX models (default: models/)")
     return parser
