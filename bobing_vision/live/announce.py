@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import os
+import queue
 import shutil
 import subprocess
 import sys
@@ -141,8 +142,7 @@ class SpeechAnnouncer:
     def __init__(self, engine: str) -> None:
         self.engine = engine
         self._process: subprocess.Popen[bytes] | None = None
-        self._pending: list[str] = []
-        self._wake = threading.Event()
+        self._pending: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         if engine == "pyttsx3":
             self._thread = threading.Thread(target=self._pyttsx3_worker, daemon=True)
@@ -165,17 +165,15 @@ class SpeechAnnouncer:
 
         engine = pyttsx3.init()
         while True:
-            self._wake.wait()
-            self._wake.clear()
-            texts, self._pending = self._pending, []
-            if texts:
-                engine.say(texts[-1])  # only the newest: an old result read late is misleading
-                engine.runAndWait()
+            text = self._pending.get()
+            while not self._pending.empty():
+                text = self._pending.get()  # only the newest: an old result read late is misleading
+            engine.say(text)
+            engine.runAndWait()
 
     def say(self, text: str) -> None:
         if self.engine == "pyttsx3":
-            self._pending.append(text)
-            self._wake.set()
+            self._pending.put(text)
             return
         if self._process is not None and self._process.poll() is None:
             self._process.terminate()  # a new result interrupts the old one rather than queueing behind it
