@@ -191,8 +191,12 @@ class SpeechAnnouncer:
         return None
 
     def close(self) -> None:
+        """Let the last sentence finish (a few seconds at most), then stop the speech process."""
         if self._process is not None and self._process.poll() is None:
-            self._process.wait(timeout=5)
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.terminate()
 
 
 def display_available() -> bool:
