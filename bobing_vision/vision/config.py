@@ -97,6 +97,8 @@ class ReaderConfig:
     # A die's top face sits about one die height above its base; seen from above it drifts outward,
     # so the base lies this many die widths closer to the bowl's centre.
     base_shift_frac: float = 0.5
+    # ...but never more than this share of the bowl's radius (half the largest die in the smallest bowl).
+    max_base_shift: float = 0.12
     # A die whose base is this far past the rim (in normalised ellipse radius) is still in: the rim's
     # own thickness and the ellipse's fit error.
     rim_tolerance: float = 0.03

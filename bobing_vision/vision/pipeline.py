@@ -79,7 +79,9 @@ def base_point(center: Point, width: float, bowl: Bowl, config: ReaderConfig) ->
     dist = float(np.hypot(dx, dy))
     if dist < 1e-6:
         return center
-    step = min(dist, config.base_shift_frac * width)
+    # A die is 12-20 mm and a Bobing bowl 18-32 cm across: half a die is at most ~11% of the radius,
+    # so a box the detector drew too big cannot pull a die on the table into the bowl.
+    step = min(dist, config.base_shift_frac * width, config.max_base_shift * float(np.sqrt(bowl.rx * bowl.ry)))
     return (center[0] + dx / dist * step, center[1] + dy / dist * step)
 
 
