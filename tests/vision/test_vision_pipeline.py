@@ -138,6 +138,13 @@ def test_in_bowl_uses_the_die_base(case: str, x: float, inside: bool) -> None:
     assert reading.dice[0].in_bowl is inside, case
 
 
+def test_an_oversized_box_cannot_pull_a_die_on_the_table_into_the_bowl() -> None:
+    x = 320 + 200 + 30.0  # 30 px past the rim: a die's width and more
+    big = DieCandidate(center=(x, 240.0), box=(x - 60, 180.0, x + 60, 300.0), score=0.9,
+                       face_probs=(0.0, 0.0, 1.0, 0.0, 0.0, 0.0))
+    assert read([big]).dice[0].in_bowl is False
+
+
 def test_no_bowl_is_a_status_and_dice_are_still_reported() -> None:
     reading = read(six("444411"), bowl=None)  # a flat grey frame has no rim
     assert reading.status is ReadingStatus.NO_BOWL
