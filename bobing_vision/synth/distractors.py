@@ -15,6 +15,7 @@ from bobing_vision.synth.dice import fill
 from bobing_vision.synth.lighting import Lighting
 
 SKIN = ((140, 165, 205), (115, 140, 180), (85, 105, 140), (160, 180, 215))  # BGR skin tones
+SLEEVE = ((40, 40, 40), (130, 80, 40), (200, 200, 200), (40, 40, 140), (90, 110, 120))  # BGR shirt colours
 CHOPSTICK = ((80, 160, 200), (30, 50, 80), (30, 30, 150), (25, 25, 25), (200, 210, 220))  # bamboo, wood, red, black, ivory
 COIN = ((60, 150, 200), (50, 100, 170), (190, 190, 195))  # brass, copper, silver
 CRUMB = ((80, 150, 210), (60, 110, 160), (130, 190, 230), (40, 70, 110))  # mooncake crusts and filling
@@ -101,6 +102,7 @@ class Hand:
     end: np.ndarray  # pixel of the wrist when fully in
     radius: float  # arm radius, pixels
     color: tuple[float, float, float]  # lit skin, BGR
+    sleeve: tuple[float, float, float]  # lit sleeve, BGR
     fingers: tuple[tuple[float, float], ...]  # per finger: bend (radians) and length share
 
 
@@ -120,32 +122,50 @@ def sample_hand(rng: np.random.Generator, camera: Camera, shape: BowlShape, ligh
     skin = np.array(SKIN[int(rng.integers(len(SKIN)))], np.float64)
     light = lighting.diffuse(np.array([[0.0, 0.0, 1.0]]), np.array([[0.0, 0.0, z]]))[0]
     color = tuple(float(v) for v in np.clip(skin * light * 1.1, 0, 255))
-    fingers = tuple((float(rng.uniform(-0.6, 0.6)), float(rng.uniform(1.1, 1.7))) for _ in range(5))
-    return Hand(start, end, float(rng.uniform(28, 40) * scale), color, fingers)  # type: ignore[arg-type]
+    cloth = np.array(SLEEVE[int(rng.integers(len(SLEEVE)))], np.float64)
+    sleeve = tuple(float(v) for v in np.clip(cloth * light, 0, 255))
+    fingers = tuple((float(rng.uniform(-0.6, 0.6)), float(rng.uniform(1.6, 2.1))) for _ in range(5))
+    return Hand(start, end, float(rng.uniform(28, 36) * scale), color, sleeve, fingers)  # type: ignore[arg-type]
+
+
+def _round(layer: np.ndarray, a: np.ndarray, b: np.ndarray, ra: float, rb: float,
+           color: tuple[float, ...]) -> None:
+    """A limb from a to b, darker at its sides than along its lit ridge."""
+    for share, tone in ((1.0, 0.72), (0.75, 0.85), (0.5, 0.95), (0.25, 1.02)):
+        fill(layer, _capsule(a, b, ra * share, rb * share), tuple(min(255.0, c * tone) for c in color))
 
 
 def draw_hand(layer: np.ndarray, alpha: np.ndarray, hand: Hand, reach: float = 1.0) -> None:
-    """Arm, palm and fingers onto a colour layer and its mask."""
-    end = hand.start + (hand.end - hand.start) * reach
-    arm_r = hand.radius
-    base = hand.color
-    for share, tone in ((1.0, 0.7), (0.8, 0.82), (0.55, 0.93), (0.3, 1.0)):  # a round arm, lit along its ridge
-        fill(layer, _capsule(hand.start, end, arm_r * share, arm_r * 0.8 * share), tuple(c * tone for c in base))
-    fill(alpha, _capsule(hand.start, end, arm_r, arm_r * 0.8), 255)
+    """Sleeve, forearm, palm and fingers onto a colour layer and its mask."""
+    wrist = hand.start + (hand.end - hand.start) * reach
+    r = hand.radius
+    skin = hand.color
     direction = (hand.end - hand.start) / max(float(np.linalg.norm(hand.end - hand.start)), 1e-6)
-    palm = end + direction * arm_r * 0.8
     side = np.array([-direction[1], direction[0]])
+    cuff = wrist - direction * r * _sleeve_gap(hand)
+    _round(layer, hand.start, wrist, r, r * 0.75, skin)
+    _round(layer, hand.start - direction * r, cuff, r * 1.3, r * 1.25, hand.sleeve)
+    fill(alpha, _capsule(hand.start - direction * r, wrist, r * 1.3, r * 0.75), 255)
+    palm_end = wrist + direction * r * 2.0
     for k, (bend, share) in enumerate(hand.fingers):
-        root = palm + side * (k - 2) * arm_r * 0.42 + direction * arm_r * (0.2 if k in (0, 4) else 0.5)
-        way = direction * np.cos(bend) + side * np.sin(bend)
-        tip = root + way * arm_r * share * (0.75 if k in (0, 4) else 1.0)
-        f = _capsule(root, tip, arm_r * 0.2, arm_r * 0.16, 6)
-        fill(layer, f, tuple(c * 0.92 for c in base))
-        fill(alpha, f, 255)
-    back = _capsule(end, palm, arm_r * 1.1, arm_r * 1.0)
-    fill(layer, back, tuple(c * 0.85 for c in base))
-    fill(layer, _capsule(end, palm, arm_r * 0.7, arm_r * 0.6), base)
-    fill(alpha, back, 255)
+        if k == 0:  # the thumb, off to one side
+            root = wrist + direction * r * 0.9 + side * r * 0.8
+            way = direction * np.cos(0.9 + bend * 0.3) + side * np.sin(0.9 + bend * 0.3)
+            length, width = r * 1.6, r * 0.3
+        else:
+            root = palm_end + side * (k - 2.5) * r * 0.5
+            way = direction * np.cos(bend * 0.3) + side * np.sin(bend * 0.3)
+            length, width = r * share * (0.8 if k == 4 else 1.05), r * 0.22
+        tip = root + way * length
+        _round(layer, root, tip, width, width * 0.85, skin)
+        fill(alpha, _capsule(root, tip, width, width * 0.85), 255)
+    _round(layer, wrist, palm_end, r * 0.9, r * 1.05, skin)
+    fill(alpha, _capsule(wrist, palm_end, r * 0.9, r * 1.05), 255)
+
+
+def _sleeve_gap(hand: Hand) -> float:
+    """How far back from the wrist the sleeve ends, in arm radii (fixed per hand, no randomness here)."""
+    return 2.0 + 2.0 * abs(hand.fingers[0][0])
 
 
 def composite(img8: np.ndarray, layer: np.ndarray, alpha: np.ndarray, sigma: float) -> None:
