@@ -3,7 +3,7 @@
     GET  /            the page (package data: booth/static/index.html)
     GET  /state       JSON: the last announcement, the table (turn, scoreboard, prizes left), notices
     GET  /frame.jpg   the newest (annotated) picture; polled by the page, so nothing streams forever
-    POST /action      {"action": "correct"|"void"|"new_game", "faces": "444411"} with the operator
+    POST /action      {"action": "correct"|"void"|"throw"|"new_game", "faces": "444411"} with the operator
                       token in the X-Booth-Token header; without the right token: 403
 
 The page polls; the server never pushes. Actions are queued to the capture loop, which owns the game.
@@ -97,16 +97,17 @@ class BoothState:
 def parse_action(body: dict[str, Any]) -> Command:
     """A posted action -> a loop command; InvalidInput says what was expected."""
     action = body.get("action")
-    if action == "correct":
+    if action in ("correct", "throw"):
         faces = body.get("faces")
         if not isinstance(faces, str):
-            raise InvalidInput(f"expected faces like \"444411\" with a correction, got {faces!r}")
-        return Command(CommandKind.CORRECT, Throw.parse(faces).faces)
+            raise InvalidInput(f"expected faces like \"444411\" with {action}, got {faces!r}")
+        kind = CommandKind.CORRECT if action == "correct" else CommandKind.THROW
+        return Command(kind, Throw.parse(faces).faces)
     if action == "void":
         return Command(CommandKind.VOID)
     if action == "new_game":
         return Command(CommandKind.NEW_GAME)
-    raise InvalidInput(f"expected an action correct, void or new_game, got {action!r}")
+    raise InvalidInput(f"expected an action correct, void, throw or new_game, got {action!r}")
 
 
 def page() -> bytes:

@@ -38,8 +38,9 @@ class LoopConfig:
 
 
 class CommandKind(enum.Enum):
-    CORRECT = "c"
-    VOID = "v"
+    CORRECT = "c"  # the last throw's faces were misread (or, after "please look", enter the throw)
+    VOID = "v"  # the last throw is void (or, after "please look", the throw is void)
+    THROW = "t"  # a throw the camera missed, for whoever's turn it is
     NEW_GAME = "n"
     QUIT = "q"
 
@@ -50,20 +51,24 @@ class Command:
     faces: tuple[int, ...] | None = None
 
 
-COMMAND_HELP = "keys: `c 444411` correct the last throw, `v` void it, `n` new game, `q` quit"
+COMMAND_HELP = (
+    "keys: `c 444411` correct the last throw, `v` void it, `t 444411` a throw the camera missed, "
+    "`n` new game, `q` quit"
+)
+FACES_NEEDED = (CommandKind.CORRECT, CommandKind.THROW)
 
 
 def parse_command(text: str) -> Command:
-    """'c 444411' / 'c 4 4 4 4 1 1' (correct), 'v' (void), 'n' (new game), 'q' (quit)."""
+    """'c 444411' / 'c 4 4 4 4 1 1' (correct), 'v' (void), 't 444411' (a missed throw), 'n', 'q'."""
     words = text.strip().split(maxsplit=1)
     key = words[0].lower() if words else ""
     kinds = {k.value: k for k in CommandKind}
     if key not in kinds:
         raise InvalidInput(f"expected {COMMAND_HELP}, got {text.strip()!r}")
     kind = kinds[key]
-    if kind is CommandKind.CORRECT:
+    if kind in FACES_NEEDED:
         if len(words) < 2:
-            raise InvalidInput(f"expected six faces after c, like `c 444411`, got {text.strip()!r}")
+            raise InvalidInput(f"expected six faces after {key}, like `{key} 444411`, got {text.strip()!r}")
         return Command(kind, Throw.parse(words[1]).faces)
     return Command(kind)
 
@@ -204,10 +209,11 @@ class LiveLoop:
             return  # a bump of the dice already scored: nothing to say
         self._shown = reading
         if verdict.kind is VerdictKind.NOT_DICE:
-            self._notice(f"still, but {reading.message}: no throw")
+            self._notice(f"still, but {reading.message}: no throw (if it was one: `t FACES`)")
             return
         if verdict.kind is VerdictKind.UNSTEADY:
-            self._notice("the reading keeps changing — please look (type `c FACES` to enter the throw)")
+            self._pending_look = True
+            self._notice(f"{self.table.turn}: the reading keeps changing — please look (`c FACES` enters the throw)")
             return
         if reading.status is ReadingStatus.UNREADABLE:
             self._pending_look = True
@@ -301,6 +307,8 @@ class LiveLoop:
             self.last = None
             self.view = self.table.view()
             self._notice(f"new game: {self.view.turn} throws first")
+        elif command.kind is CommandKind.THROW:
+            self._play(command.faces, correction=False, t=t)
         else:
             if self._pending_look:
                 self._detector.settled_by_hand()

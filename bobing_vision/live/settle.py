@@ -163,6 +163,9 @@ class SettleDetector:
         self._reads += 1
         if self._reads >= self.config.max_reads:
             self.phase = Phase.DONE
+            # Where the dice lie is known even if their faces are not: like "can't read a die", so the
+            # same dice read steadily later (or entered by hand: `settled_by_hand`) count once.
+            self._last_result = replace(reading, status=ReadingStatus.UNREADABLE)
             return Verdict(VerdictKind.UNSTEADY, reading, t)
         return None
 
@@ -180,7 +183,7 @@ class SettleDetector:
         return Verdict(VerdictKind.RESULT, reading, t)
 
     def settled_by_hand(self) -> None:
-        """A person entered the last result's throw (it was unreadable): reading those dice again is no throw."""
+        """A person entered the last result's throw (unreadable or unsteady): reading those dice again is no throw."""
         if self._last_result is not None and self._last_result.status is ReadingStatus.UNREADABLE:
             self._last_result = replace(self._last_result, status=ReadingStatus.OK)
 

@@ -69,7 +69,7 @@ def test_a_correction_with_the_token_changes_the_game(booth: BoothServer) -> Non
 
 @pytest.mark.parametrize(
     ("case", "body"),
-    [("unknown action", {"action": "explode"}), ("bad faces", {"action": "correct", "faces": "44441"}), ("no faces", {"action": "correct"})],
+    [("unknown action", {"action": "explode"}), ("bad faces", {"action": "correct", "faces": "44441"}), ("no faces", {"action": "correct"}), ("throw without faces", {"action": "throw"})],
 )
 def test_bad_actions_are_400_with_the_reason(booth: BoothServer, case: str, body: dict[str, object]) -> None:
     status, reply = post(booth, body, booth.token)

@@ -121,12 +121,15 @@ def test_a_resumed_journal_carries_on_the_same_game(rng: np.random.Generator, tm
     assert game.state.throws == 3 and [str(t) for _, t in game.history()] == ["114444", "123456", "444466"]
 
 
-@pytest.mark.parametrize(("text", "kind"), [("c 444411", CommandKind.CORRECT), ("v", CommandKind.VOID), ("n", CommandKind.NEW_GAME), ("q", CommandKind.QUIT)])
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("c 444411", CommandKind.CORRECT), ("v", CommandKind.VOID), ("t 4 4 4 4 1 1", CommandKind.THROW), ("n", CommandKind.NEW_GAME), ("q", CommandKind.QUIT)],
+)
 def test_commands_parse(text: str, kind: CommandKind) -> None:
     assert parse_command(text).kind is kind
 
 
-@pytest.mark.parametrize("text", ["x", "c", "c 44441", "c 444417"])
+@pytest.mark.parametrize("text", ["x", "c", "c 44441", "c 444417", "t"])
 def test_bad_commands_say_what_is_expected(text: str) -> None:
     with pytest.raises(InvalidInput, match="expected"):
         parse_command(text)
@@ -139,3 +142,23 @@ def test_after_a_red_six_ends_the_game_throws_are_not_counted(rng: np.random.Gen
     assert "game over" in rec.announced[0].text
     assert any("not counted" in n for n in rec.notices)
     assert loop.table.game.state.throws == 1
+
+
+def test_a_throw_the_camera_missed_is_entered_for_whoever_is_next(rng: np.random.Generator) -> None:
+    loop, rec = make_loop([Throw("444411", hand=True)], rng)  # still, but only four dice seen
+    loop.run()
+    assert rec.announced == [] and any("`t FACES`" in n for n in rec.notices)
+    loop.submit(parse_command("t 123456"))
+    loop.run()
+    assert [(a.outcome, a.player) for a in rec.announced] == [(Outcome.AWARD, "A")]
+    assert loop.table.game.state.throws == 1
+
+
+def test_an_unsteady_reading_is_entered_by_c_not_taken_as_a_correction(rng: np.random.Generator) -> None:
+    loop, rec = make_loop([Throw("123456"), Throw("444411", jitter=True)], rng)
+    loop.run()
+    assert [a.player for a in rec.announced] == ["A"]  # the second throw flickers: nothing announced
+    loop.submit(parse_command("c 444411"))
+    loop.run()
+    assert [(a.outcome, a.player) for a in rec.announced] == [(Outcome.AWARD, "A"), (Outcome.AWARD, "C")]
+    assert loop.table.game.state.throws == 2
