@@ -3,7 +3,8 @@
     bobing live --source 0 --players A,B,C [--rules R] [--journal FILE | --resume FILE]
                 [--settle SECONDS] [--events FILE|-] [--no-speech] [--no-window]
 
-While it runs, type `c 444411` (correct the last throw), `v` (void it), `n` (new game) or `q`.
+While it runs, type `c 444411` (correct the last throw, or enter one the reader could not read),
+`v` (void it), `t 444411` (a throw the camera missed), `n` (new game) or `q`.
 Every throw is journalled as it happens (fsync'd), so Ctrl-C leaves a journal `--resume` continues.
 """
 
