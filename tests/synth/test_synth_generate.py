@@ -79,6 +79,18 @@ def test_cli_writes_a_set_and_a_sheet(tmp_path: Path, capsys: pytest.CaptureFixt
     assert all(cv2.imread(str(tmp_path / "set" / n)).shape == (240, 320, 3) for n in load_labels(tmp_path / "set"))
 
 
+def test_cli_clips_carry_the_award_of_the_rules(tmp_path: Path) -> None:
+    from bobing_vision.rules import classify
+
+    assert main([str(tmp_path), "--count", "0", "--clips", "1", "--seed", "5", "--clip-size", "160x120",
+                 "--clip-fps", "15", "--quiet"]) == 0
+    meta = json.loads((tmp_path / "clips/clip_000.json").read_text())
+    if all(meta["final"]["in_bowl"]):
+        assert meta["award"]["category"] == classify(tuple(meta["final"]["faces"])).category.name
+    else:
+        assert meta["award"] is None
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
