@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.synth import ClipSpec, render_clip
 
-SMALL = dict(size=(160, 120), fps=15.0, clean=True)
+SMALL = ClipSpec(size=(160, 120), fps=15.0, clean=True)
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_clip_moves_then_stays_settled_for_a_second(seed: int) -> None:
-    clip = render_clip(np.random.default_rng(seed), ClipSpec(**SMALL, hand_rest_p=0.0))
+    clip = render_clip(np.random.default_rng(seed), replace(SMALL, hand_rest_p=0.0))
     n = len(clip.frames)
     assert len(clip.settled) == len(clip.hand_in_bowl) == n
     assert 2.0 <= n / clip.fps <= 6.0
@@ -29,7 +31,7 @@ def test_clip_moves_then_stays_settled_for_a_second(seed: int) -> None:
 
 
 def test_a_resting_hand_unsettles_the_bowl_until_it_leaves() -> None:
-    clip = render_clip(np.random.default_rng(5), ClipSpec(**SMALL, hand_rest_p=1.0))
+    clip = render_clip(np.random.default_rng(5), replace(SMALL, hand_rest_p=1.0))
     hand_frames = [i for i, h in enumerate(clip.hand_in_bowl) if h]
     late = [i for i in hand_frames if i > 10]  # not the throwing hand at the start
     assert late, "the resting hand shows"
@@ -38,7 +40,7 @@ def test_a_resting_hand_unsettles_the_bowl_until_it_leaves() -> None:
 
 
 def test_a_die_that_jumps_out_ends_on_the_table() -> None:
-    clip = render_clip(np.random.default_rng(2), ClipSpec(**SMALL, jump_out_p=1.0, hand_rest_p=0.0))
+    clip = render_clip(np.random.default_rng(2), replace(SMALL, jump_out_p=1.0, hand_rest_p=0.0))
     assert clip.jumped_out
     assert any(d.in_bowl is False for d in clip.final_label.dice)
 

@@ -56,6 +56,7 @@ def test_pips_lie_in_the_top_face_box() -> None:
     for seed in range(6):
         _, label = render_scene(np.random.default_rng(200 + seed))
         for die in label.dice:
+            assert die.box is not None
             x0, y0, x1, y1 = die.box
             assert x0 <= die.center[0] <= x1 and y0 <= die.center[1] <= y1
             for pip in die.pips:

@@ -64,6 +64,7 @@ def test_dice_in_and_out_of_the_bowl_agree_with_the_bowl_ellipse() -> None:
         outside = [d for d in label.dice if d.in_bowl is False]
         assert 1 <= len(outside) <= 2 or all(d.in_bowl for d in label.dice)  # no room on the table: back in
         for die in label.dice:
+            assert die.box is not None
             x0, y0, x1, y1 = die.box
             assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
             inside = _inside(label.bowl, die.center)
