@@ -76,8 +76,13 @@ def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | No
         return None
     big = cv2.GaussianBlur(big, (0, 0), config.blur_sigma)
     big_edges = _edges(big, config)  # once: every candidate is refined on the same edges
-    refined = [_refine(big_edges, _rescale(c.ellipse, s_big / s_small), config) for c in coarse]
-    good = [f for f in refined if f is not None and f.support >= config.min_refined_support]
+    good: list[_Fit] = []
+    for candidate in coarse:
+        fine = _refine(big_edges, _rescale(candidate.ellipse, s_big / s_small), config)
+        if fine is not None and fine.support >= config.min_refined_support:
+            good.append(fine)
+            if fine.support >= config.refine_accept:
+                break  # runs nearly all around: the next candidate cannot do better
     if not good:
         return None
     # Each refinement already took the outermost concentric rim; between rims around different
@@ -217,6 +222,8 @@ def _search(small: np.ndarray, config: BowlConfig, rng: np.random.Generator) -> 
         seed = (float(cx), float(cy), float(r), float(r), 0.0)
         fits += [f for f in _fits_near(edges, seed, config.seed_band_frac, config.support_tol_px, config, rng)
                  if _plausible(f, w, h, min_r, max_r, config)]
+        if any(f.support >= config.search_accept for f in fits):
+            break  # a rim in full view, from the strongest vote: the weaker votes cannot beat it
     chosen: list[_Fit] = []
     for f in sorted(fits, key=lambda f: -f.support):
         if len(chosen) < config.refine_candidates and all(_distinct(f.ellipse, c.ellipse) for c in chosen):

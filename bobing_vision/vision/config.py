@@ -61,6 +61,8 @@ class BowlConfig:
     # Only runs of this many covered outline samples (2 degrees each) count: a rim is a long curve,
     # noise and texture cover the outline in scattered specks.
     min_run: int = 4
+    # A search fit this well supported ends the search: a rim in full view from the strongest vote.
+    search_accept: float = 0.9
     # Hough centre candidates tried; the true rim is nearly always among the first few.
     max_candidates: int = 3
     # Hough accumulator cell in work pixels (2 is slower on real scenes: more centres pass the vote).
