@@ -251,7 +251,7 @@ class LiveLoop:
         elif result.award is None:
             outcome = Outcome.VOID
             text = f"{player}: {ReadingStatus.OUT_OF_BOWL.value}"
-            if result.skipped or self.table.game.rules.out_of_bowl_skips_next_turn:
+            if self.table.game.rules.out_of_bowl_skips_next_turn:
                 text += " (misses the next turn)"
             status = ReadingStatus.OUT_OF_BOWL
         else:
@@ -293,7 +293,10 @@ class LiveLoop:
             except queue.Empty:
                 return
             wait = None
-            self._command(command)
+            try:
+                self._command(command)
+            except BobingError as exc:  # e.g. a new game's journal cannot be written: say so, keep going
+                self._notice(str(exc))
             self._redraw()
 
     def _command(self, command: Command) -> None:
