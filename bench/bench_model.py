@@ -14,26 +14,24 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bobing_vision.training.evaluate import EvalConfig, score_set
+from bobing_vision.training.evaluate import EvalConfig, score_images, score_set, synth_items
 from bobing_vision.vision.detector import DEFAULT_MODELS_DIR, DiceDetector
 
 
 def speed_frame(seed: int) -> np.ndarray:
-    """A 640x480 bowl scene from the generator, or a real photo resized when the generator is missing."""
-    try:
-        from bobing_vision.synth import render_scene
+    """A 640x480 generated bowl scene with six dice."""
+    from bobing_vision.synth import SceneSpec, render_scene
 
-        image, _ = render_scene(np.random.default_rng(seed))
-    except ImportError:
-        folder = Path(__file__).resolve().parents[2] / "shared" / "data" / "byler-d6-train"
-        image = cv2.imread(str(sorted(folder.glob("*.jpg"))[0]))
-    return cv2.resize(image, (640, 480), interpolation=cv2.INTER_AREA)
+    image, _ = render_scene(np.random.default_rng(seed), SceneSpec(size=(640, 480)))
+    return image
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sets", nargs="*", type=Path, help="DATA.md folders to score")
     parser.add_argument("--models", type=Path, default=DEFAULT_MODELS_DIR)
+    parser.add_argument("--synth", type=int, default=0, help="also score this many generated scenes")
+    parser.add_argument("--synth-seed", type=int, default=777, help="a seed training never used")
     parser.add_argument("--speed", action="store_true", help="time detect() on a 640x480 frame")
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--min-score", type=float, default=EvalConfig().min_score)
@@ -42,6 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     detector = DiceDetector(args.models)
     for folder in args.sets:
         print(score_set(detector, folder, EvalConfig(min_score=args.min_score)).line(), flush=True)
+    if args.synth:
+        items = synth_items(args.synth, args.synth_seed)
+        name = f"generated (seed {args.synth_seed})"
+        print(score_images(detector, name, items, EvalConfig(min_score=args.min_score)).line(), flush=True)
     if args.speed:
         frame = speed_frame(seed=12345)
         n = len(detector.detect(frame))

@@ -58,6 +58,6 @@ def motion_blur(x: np.ndarray, rng: np.random.Generator, sigma: float) -> np.nda
     kernel = np.zeros((length, length), np.float32)
     kernel[length // 2, :] = 1.0 / length
     rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), float(rng.uniform(0, 180)), 1.0)
-    kernel = cv2.warpAffine(kernel, rot, (length, length))
-    kernel /= max(float(kernel.sum()), 1e-6)
-    return cv2.filter2D(x, -1, kernel)
+    turned = np.asarray(cv2.warpAffine(kernel, rot, (length, length)), np.float32)
+    turned /= max(float(turned.sum()), 1e-6)
+    return cv2.filter2D(x, -1, turned)

@@ -31,6 +31,13 @@ class SepBlock(nn.Module):
         return F.relu(y + x if self.residual else y)
 
 
+def set_bias(conv: nn.Conv2d, values: list[float]) -> None:
+    bias = conv.bias
+    assert bias is not None
+    with torch.no_grad():
+        bias.copy_(torch.tensor(values))
+
+
 def normalise(x: torch.Tensor) -> torch.Tensor:
     return (x - 127.5) * (1.0 / 64.0)
 
@@ -51,11 +58,9 @@ class LocatorNet(nn.Module):
         self.up16 = nn.Conv2d(3 * w, 2 * w, 1)
         self.up8 = nn.Conv2d(2 * w, w, 1)
         self.fuse = SepBlock(w, w)
-        self.head = nn.Sequential(nn.Conv2d(w, w, 3, 1, 1), nn.ReLU(inplace=True), nn.Conv2d(w, 4, 1))
-        nn.init.constant_(self.head[-1].bias, 0.0)
-        with torch.no_grad():
-            self.head[-1].bias[0] = -4.0  # start with "no die anywhere" (focal-loss prior)
-            self.head[-1].bias[3] = 3.0  # ~20 px faces
+        last = nn.Conv2d(w, 4, 1)
+        self.head = nn.Sequential(nn.Conv2d(w, w, 3, 1, 1), nn.ReLU(inplace=True), last)
+        set_bias(last, [-4.0, 0.0, 0.0, 3.0])  # start with "no die anywhere" (focal-loss prior), ~20 px faces
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x4 = self.s4(self.stem(normalise(x)))
@@ -80,10 +85,10 @@ class ReaderNet(nn.Module):
         self.s4 = nn.Sequential(SepBlock(w, 2 * w, 2), SepBlock(2 * w, 2 * w))
         self.s8 = nn.Sequential(SepBlock(2 * w, 3 * w, 2), SepBlock(3 * w, 3 * w))
         self.up = nn.Conv2d(2 * w, w, 1)
-        self.pip_head = nn.Sequential(nn.Conv2d(w, w, 3, 1, 1), nn.ReLU(inplace=True), nn.Conv2d(w, 2, 1))
+        pip_last = nn.Conv2d(w, 2, 1)
+        self.pip_head = nn.Sequential(nn.Conv2d(w, w, 3, 1, 1), nn.ReLU(inplace=True), pip_last)
         self.face_head = nn.Sequential(nn.Linear(6 * w, 64), nn.ReLU(inplace=True), nn.Linear(64, READER_CLASSES))
-        with torch.no_grad():
-            self.pip_head[-1].bias.fill_(-4.0)
+        set_bias(pip_last, [-4.0, -4.0])  # start with "no pip anywhere" (focal-loss prior)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         x2 = self.s2(self.stem(normalise(x)))

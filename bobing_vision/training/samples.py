@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from bobing_vision.training.augment import AugmentConfig, photometric
-from bobing_vision.training.scenes import UNREADABLE, Scene
+from bobing_vision.training.scenes import SYNTH_SOURCE, UNREADABLE, Scene
 from bobing_vision.vision.detector import LOCATOR_STRIDE, PAD_VALUE, READER_STRIDE, cut_crops
 
 NOT_A_FACE = 6  # the reader's class index for "not a readable top face"
@@ -23,7 +23,7 @@ NOT_A_FACE = 6  # the reader's class index for "not a readable top face"
 class SampleConfig:
     """Geometry of the training samples; runtime geometry lives in vision.detector.DetectorConfig."""
 
-    locator_input: tuple[int, int] = (256, 320)  # H, W the locator is exported at (640x480 -> x0.5)
+    locator_input: tuple[int, int] = (288, 384)  # H, W the locator is exported at (640x480 -> x0.6)
     patch: int = 192  # locator training patch side: fully convolutional, smaller is cheaper
     scale_jitter: float = 0.7  # log-uniform +- around the runtime scale: dice 2x smaller or bigger
     min_die_px: float = 7.0  # do not train on dice smaller than this in locator input pixels
@@ -34,6 +34,7 @@ class SampleConfig:
     size_jitter: float = 0.12  # reader crop size error, log sigma
     negative_share: float = 0.15  # share of reader crops that are background (not a die)
     pip_sigma_cells: float = 0.8  # Gaussian sigma of a pip in reader heat cells
+    synth_share: float = 0.5  # share of each batch from generated scenes; real sets share the rest
 
 
 def runtime_scale(scene: Scene, cfg: SampleConfig) -> float:
@@ -102,14 +103,15 @@ def reader_sample(
     if not scene.dice or rng.random() < cfg.negative_share:
         size = float(rng.choice(sizes)) if sizes else 40.0
         center = background_point(scene, size, rng)
-        label, pips, pip_mask = NOT_A_FACE, np.zeros((0, 3), np.float32), 1.0
+        label, pip_mask = NOT_A_FACE, 1.0
+        pips: np.ndarray = np.zeros((0, 3), np.float32)
     else:
         d = scene.dice[rng.integers(len(scene.dice))]
         size = d.size
         center = np.array(d.center) + rng.normal(0, cfg.center_jitter * size, 2)
         label = NOT_A_FACE if d.face == UNREADABLE else d.face - 1
         known = d.pips is not None and d.face != UNREADABLE
-        pips = d.pips if known else np.zeros((0, 3), np.float32)
+        pips = d.pips if d.pips is not None and known else np.zeros((0, 3), np.float32)
         pip_mask = 1.0 if known else 0.0
     size *= math.exp(rng.normal(0, cfg.size_jitter))
     crops, tf = cut_crops(scene.image, np.array([center], np.float64), np.array([size]), cfg.crop, cfg.face_fraction)
@@ -146,18 +148,37 @@ def background_point(scene: Scene, size: float, rng: np.random.Generator) -> np.
     return point
 
 
+def source_weights(scenes: list[Scene], synth_share: float) -> np.ndarray:
+    """Sampling weights: generated scenes (the target scene) get `synth_share` of each batch, the real sets
+    share the rest equally, so a small real set of a new camera counts as much as a big one."""
+    sources = [s.source for s in scenes]
+    counts = {name: sources.count(name) for name in set(sources)}
+    real = [name for name in counts if name != SYNTH_SOURCE]
+    share = {name: (1.0 - synth_share) / len(real) for name in real}
+    if SYNTH_SOURCE in counts:
+        share[SYNTH_SOURCE] = synth_share if real else 1.0
+    weights = np.array([share[name] / counts[name] for name in sources])
+    return weights / weights.sum()
+
+
+def pick(scenes: list[Scene], weights: np.ndarray | None, n: int, rng: np.random.Generator) -> list[Scene]:
+    return [scenes[i] for i in rng.choice(len(scenes), size=n, p=weights)]
+
+
 def locator_batch(
-    scenes: list[Scene], n: int, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig
+    scenes: list[Scene], n: int, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig,
+    weights: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    items = [locator_sample(scenes[rng.integers(len(scenes))], rng, cfg, aug) for _ in range(n)]
+    items = [locator_sample(scene, rng, cfg, aug) for scene in pick(scenes, weights, n, rng)]
     images = np.stack([i[0] for i in items]).transpose(0, 3, 1, 2).astype(np.float32)
     return images, np.stack([i[1] for i in items]), np.stack([i[2] for i in items])
 
 
 def reader_batch(
-    scenes: list[Scene], n: int, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig
+    scenes: list[Scene], n: int, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig,
+    weights: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    items = [reader_sample(scenes[rng.integers(len(scenes))], rng, cfg, aug) for _ in range(n)]
+    items = [reader_sample(scene, rng, cfg, aug) for scene in pick(scenes, weights, n, rng)]
     crops = np.stack([i[0] for i in items]).transpose(0, 3, 1, 2).astype(np.float32)
     return (
         crops,

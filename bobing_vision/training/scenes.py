@@ -12,6 +12,7 @@ import numpy as np
 from bobing_vision.dataset.labels import ImageLabel, load_labels
 from bobing_vision.errors import InvalidInput
 
+SYNTH_SOURCE = "synth"  # the source name of generated scenes
 UNREADABLE = 0  # the face of a die that must be read as "not a readable top face" (a cocked die)
 
 
@@ -67,5 +68,5 @@ def render_synth(count: int, seed: int) -> list[Scene]:
     scenes = []
     for _ in range(count):
         image, label = render_scene(rng)
-        scenes.append(scene_from_label(image, label, "synth", with_pips=True))
+        scenes.append(scene_from_label(image, label, SYNTH_SOURCE, with_pips=True))
     return scenes

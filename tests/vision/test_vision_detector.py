@@ -163,3 +163,19 @@ def test_committed_models_read_a_real_photo(detector: DiceDetector) -> None:
         faces += bool(near) and near[0].face == d.face
     assert hits >= 0.9 * len(dice) and faces >= 0.8 * len(dice)
     assert len(cands) <= len(dice) + 2
+
+
+def test_committed_models_read_generated_scenes(detector: DiceDetector) -> None:
+    synth = pytest.importorskip("bobing_vision.synth")
+    rng = np.random.default_rng(4242)  # a seed training does not use (it renders from 1000 up)
+    flat = hits = faces = 0
+    for _ in range(4):
+        image, label = synth.render_scene(rng, synth.SceneSpec(cocked_p=0.0, stacked_p=0.0))
+        cands = [c for c in detector.detect(image) if c.score >= 0.5]
+        for d in label.dice:
+            near = [c for c in cands if np.hypot(c.center[0] - d.center[0], c.center[1] - d.center[1]) < d.size]
+            hits += bool(near)
+            if not d.cocked:
+                flat += 1
+                faces += bool(near) and near[0].face == d.face
+    assert hits >= 0.9 * 24 and faces >= 0.9 * flat
