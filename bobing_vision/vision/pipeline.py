@@ -93,8 +93,12 @@ def in_bowl(candidate: DieCandidate, bowl: Bowl | None, config: ReaderConfig) ->
     return bowl.normalized_radius(base) <= 1.0 + config.rim_tolerance
 
 
-def judge_face(candidate: DieCandidate, config: ReaderConfig) -> tuple[int | None, str | None]:
-    """The face when the model is confident and the pips agree; otherwise None and why not."""
+def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = False) -> tuple[int | None, str | None]:
+    """The face when the model is confident and the pips agree; otherwise None and why not.
+
+    `chinese`: the frame's dice are a Chinese set (red pips seen on a confident 1 or 4), so a 1 or
+    a 4 must show red pips too; a black one is a coin, a crumb or a misread.
+    """
     probs = candidate.face_probs
     face = int(np.argmax(probs)) + 1
     confidence = float(probs[face - 1])
@@ -106,7 +110,18 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig) -> tuple[int | Non
         return None, f"{pips} pips seen on a {face}"
     if red and (face not in config.red_faces or red != pips):
         return None, f"{red} red of {pips} pips on a {face}"
+    if chinese and pips and not red and face in config.red_faces:
+        return None, f"a black {face} among Chinese dice"
     return face, None
+
+
+def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> bool:
+    """Whether the dice are a Chinese set: some die reads as a 1 or 4 whose pips are all red."""
+    for c in candidates:
+        face, _ = judge_face(c, config)
+        if face in config.red_faces and c.pips and all(p.red for p in c.pips):
+            return True
+    return False
 
 
 def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
@@ -149,15 +164,21 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     candidates = merge_duplicates(detector.detect(image, roi=roi), config)
     # Top to bottom, then left to right: "die 3" means the same die to a person reading the picture.
     candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, _die_width(c.box))), c.center[0]))
+    inside = [in_bowl(c, found, config) for c in candidates]
+    chinese = chinese_set([c for c, i in zip(candidates, inside) if i], config)
     dice: list[DieReading] = []
-    for i, c in enumerate(candidates):
-        face, why = judge_face(c, config)
+    for c, is_in in zip(candidates, inside):
+        face, why = judge_face(c, config, chinese)
+        x, y = float(c.center[0]), float(c.center[1])
+        if not is_in and face is None:
+            # Outside the bowl only a die read for certain voids the throw: the table has coins,
+            # crumbs and chopsticks, and a die missed out there still leaves "5 dice seen".
+            notes.append(f"ignored at ({x:.0f}, {y:.0f}), outside the bowl: {why}")
+            continue
         if why is not None:
-            notes.append(f"die {i + 1}: {why}")
-        dice.append(DieReading(center=(float(c.center[0]), float(c.center[1])),
-                               box=tuple(float(v) for v in c.box),  # type: ignore[arg-type]
-                               face=face, confidence=float(np.clip(max(c.face_probs), 0.0, 1.0)),
-                               in_bowl=in_bowl(c, found, config)))
+            notes.append(f"die {len(dice) + 1}: {why}")
+        dice.append(DieReading(center=(x, y), box=tuple(float(v) for v in c.box),  # type: ignore[arg-type]
+                               face=face, confidence=float(np.clip(max(c.face_probs), 0.0, 1.0)), in_bowl=is_in))
     status = judge_frame(dice, found)
     award = None
     if status is ReadingStatus.OK:

@@ -106,11 +106,30 @@ def test_faces_that_are_read(case: str, candidate: DieCandidate) -> None:
 
 
 def test_unreadable_die_keeps_its_place_and_is_not_guessed() -> None:
-    reading = read(six("44441") + [die(320, 300, 2, prob=0.6)])
+    reading = read(six("44441") + [die(320, 300, 2, prob=0.55)])
     (bad,) = [d for d in reading.dice if not d.readable]
     assert bad.face is None and bad.center == (320.0, 300.0)
     assert reading.faces == (1, 4, 4, 4, 4)
-    assert any("0.60" in note for note in reading.notes)
+    assert any("0.55" in note for note in reading.notes)
+
+
+@pytest.mark.parametrize(
+    ("case", "others", "readable"),
+    [
+        ("among Chinese dice (red 4s)", "44441", False),
+        ("among ordinary dice (black pips only)", "22356", True),
+    ],
+)
+def test_a_black_one_is_read_only_among_ordinary_dice(case: str, others: str, readable: bool) -> None:
+    reading = read(six(others)[:5] + [die(320, 300, 1, red=0)])
+    assert reading.dice[-1].readable is readable, (case, reading.notes)
+
+
+def test_an_unreadable_thing_on_the_table_does_not_void_the_throw() -> None:
+    coin = die(600, 40, 3, prob=0.3)
+    reading = read(six("444411") + [coin])
+    assert reading.status is ReadingStatus.OK and len(reading.dice) == 6
+    assert any("outside the bowl" in note for note in reading.notes)
 
 
 def test_duplicate_candidates_of_one_die_are_merged_keeping_the_strongest() -> None:
