@@ -79,9 +79,11 @@ def test_the_rules_passed_in_are_used() -> None:
         ("one on the table", six("44441") + [die(600, 40, 3)], ReadingStatus.OUT_OF_BOWL,
          "void: die out of the bowl"),
         ("one unsure", six("44441") + [die(320, 300, 2, prob=0.5)], ReadingStatus.UNREADABLE, "can't read die"),
-        ("pips disagree", six("44441") + [die(320, 300, 6, pips=5)], ReadingStatus.UNREADABLE, "can't read die"),
+        ("pips one off, face not sure enough", six("44441") + [die(320, 300, 6, prob=0.9, pips=5)],
+         ReadingStatus.UNREADABLE, "can't read die"),
+        ("pips two off, face sure", six("44441") + [die(320, 300, 6, pips=4)], ReadingStatus.UNREADABLE,
+         "can't read die"),
         ("red pips on a 3", six("44441") + [die(320, 300, 3, red=1)], ReadingStatus.UNREADABLE, "can't read die"),
-        ("half-red 4", six("44441") + [die(320, 300, 4, red=2)], ReadingStatus.UNREADABLE, "can't read die"),
     ],
 )
 def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], status: ReadingStatus,
@@ -98,6 +100,9 @@ def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], st
         ("ordinary dice: black 1 and 4", die(320, 300, 4, red=0)),
         ("pips not found at all", die(320, 300, 5, pips=0)),
         ("red 1", die(320, 300, 1)),
+        ("a sure 6 with one pip missed", die(320, 300, 6, pips=5)),
+        ("a sure red 1 seen as two pips", die(320, 300, 1, pips=2, red=1)),
+        ("a red 4 with some pips taken for black", die(320, 300, 4, red=2)),
     ],
 )
 def test_faces_that_are_read(case: str, candidate: DieCandidate) -> None:
