@@ -22,6 +22,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--exclude-real", action="append", default=[], metavar="NAME", help="leave this set out")
     parser.add_argument("--epochs", type=int, default=30, help="passes over the scenes")
     parser.add_argument("--max-steps", type=int, default=None, help="stop after this many steps (smoke runs)")
+    parser.add_argument(
+        "--mine-from", type=Path, default=None, metavar="DIR",
+        help="models whose false dice on the training scenes become hard 'not a die' examples",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     return parser.parse_args(argv)
@@ -43,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         print("bobing train: needs torch; pip install torch==2.13.0", file=sys.stderr)
         return 2
     from bobing_vision.errors import BobingError
-    from bobing_vision.training.scenes import load_real_set, render_synth
+    from bobing_vision.training.scenes import load_real_set, mine_negatives, render_synth
     from bobing_vision.training.train import TrainConfig, train
 
     if args.epochs < 1 or args.synth < 0:
@@ -59,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
             synth = render_synth(args.synth, seed=args.seed + 1000)
             print(f"generated scenes: {len(synth)}, {sum(len(s.dice) for s in synth)} dice")
             scenes += synth
+        if args.mine_from is not None:
+            scenes = mine_negatives(scenes, args.mine_from)
+            print(f"mined {sum(len(s.negatives) for s in scenes)} false dice with {args.mine_from}")
     except (BobingError, OSError) as exc:
         print(f"bobing train: {exc}", file=sys.stderr)
         return 2

@@ -10,7 +10,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-READER_CLASSES = 7  # faces 1..6 and "not a readable top face"
+READER_CLASSES = 8  # faces 1..6, "a die but its face can't be read", "not a die"
 
 
 def conv_bn(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -75,7 +75,7 @@ class LocatorNet(nn.Module):
 
 
 class ReaderNet(nn.Module):
-    """Crops (N, 3, S, S) -> face logits (N, 7) and pip heat (N, 2, S/2, S/2) (black, red; sigmoid)."""
+    """Crops (N, 3, S, S) -> face logits (N, 8) and pip heat (N, 2, S/2, S/2) (black, red; sigmoid)."""
 
     def __init__(self, width: int = 32) -> None:
         super().__init__()

@@ -14,9 +14,14 @@ import numpy as np
 
 from bobing_vision.training.augment import AugmentConfig, photometric
 from bobing_vision.training.scenes import SYNTH_SOURCE, UNREADABLE, Scene
-from bobing_vision.vision.detector import LOCATOR_STRIDE, PAD_VALUE, READER_STRIDE, cut_crops
-
-NOT_A_FACE = 6  # the reader's class index for "not a readable top face"
+from bobing_vision.vision.detector import (
+    LOCATOR_STRIDE,
+    NOT_A_DIE_CLASS,
+    PAD_VALUE,
+    READER_STRIDE,
+    UNREADABLE_CLASS,
+    cut_crops,
+)
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,10 @@ class SampleConfig:
     face_fraction: float = 0.6  # must equal DetectorConfig.crop_face_fraction
     center_jitter: float = 0.10  # reader crop centre error, share of the face size (sigma)
     size_jitter: float = 0.12  # reader crop size error, log sigma
-    negative_share: float = 0.15  # share of reader crops that are background (not a die)
+    negative_share: float = 0.2  # share of reader crops that are background (not a die)
+    hard_negative_p: float = 0.6  # of those, the most textured of a few spots: coins, crumbs, pattern dots
+    hard_negative_tries: int = 8  # spots compared for a hard negative
+    mined_negative_p: float = 0.5  # a background crop is one of the scene's mined false dice, when it has any
     pip_sigma_cells: float = 0.8  # Gaussian sigma of a pip in reader heat cells
     synth_share: float = 0.5  # share of each batch from generated scenes; real sets share the rest
 
@@ -102,14 +110,14 @@ def reader_sample(
     g = cfg.crop // READER_STRIDE
     if not scene.dice or rng.random() < cfg.negative_share:
         size = float(rng.choice(sizes)) if sizes else 40.0
-        center = background_point(scene, size, rng)
-        label, pip_mask = NOT_A_FACE, 1.0
+        center = background_point(scene, size, rng, cfg)
+        label, pip_mask = NOT_A_DIE_CLASS, 1.0
         pips: np.ndarray = np.zeros((0, 3), np.float32)
     else:
         d = scene.dice[rng.integers(len(scene.dice))]
         size = d.size
         center = np.array(d.center) + rng.normal(0, cfg.center_jitter * size, 2)
-        label = NOT_A_FACE if d.face == UNREADABLE else d.face - 1
+        label = UNREADABLE_CLASS if d.face == UNREADABLE else d.face - 1
         known = d.pips is not None and d.face != UNREADABLE
         pips = d.pips if d.pips is not None and known else np.zeros((0, 3), np.float32)
         pip_mask = 1.0 if known else 0.0
@@ -136,16 +144,29 @@ def reader_sample(
     return crop, label, heat, pip_mask
 
 
-def background_point(scene: Scene, size: float, rng: np.random.Generator) -> np.ndarray:
-    """A point at least ~0.8 face from every die centre (falls back to any point after a few tries)."""
+def background_point(scene: Scene, size: float, rng: np.random.Generator, cfg: SampleConfig) -> np.ndarray:
+    """A point at least ~0.8 face from every die centre; often the most textured of a few such points,
+    so the reader learns that coins, crumbs and pattern dots are not dice."""
+    if len(scene.negatives) and rng.random() < cfg.mined_negative_p:
+        return scene.negatives[rng.integers(len(scene.negatives))] + rng.normal(0, 0.1 * size, 2)
     h, w = scene.image.shape[:2]
     centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
-    point = np.array([rng.uniform(0, w), rng.uniform(0, h)])
-    for _ in range(20):
-        if not len(centers) or np.min(np.hypot(*(centers - point).T)) > 0.8 * size:
-            break
+    tries = cfg.hard_negative_tries if rng.random() < cfg.hard_negative_p else 1
+    best, best_texture = np.array([rng.uniform(0, w), rng.uniform(0, h)]), -1.0
+    for _ in range(tries * 3):
         point = np.array([rng.uniform(0, w), rng.uniform(0, h)])
-    return point
+        if len(centers) and np.min(np.hypot(*(centers - point).T)) <= 0.8 * size:
+            continue
+        half = max(2, int(size / 2))
+        x, y = int(point[0]), int(point[1])
+        patch = scene.image[max(0, y - half) : y + half, max(0, x - half) : x + half]
+        texture = float(patch.std()) if patch.size else 0.0
+        if texture > best_texture:
+            best, best_texture = point, texture
+        tries -= 1
+        if tries <= 0:
+            break
+    return best
 
 
 def source_weights(scenes: list[Scene], synth_share: float) -> np.ndarray:

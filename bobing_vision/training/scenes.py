@@ -3,7 +3,7 @@ DATA.md sets and from the scene generator. No torch here, so the data path is te
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -29,6 +29,7 @@ class Scene:
     image: np.ndarray
     dice: tuple[DieTarget, ...]
     source: str  # the set's name, for per-set figures
+    negatives: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) spots a model took for dice
 
     @property
     def has_pips(self) -> bool:
@@ -70,3 +71,22 @@ def render_synth(count: int, seed: int) -> list[Scene]:
         image, label = render_scene(rng)
         scenes.append(scene_from_label(image, label, SYNTH_SOURCE, with_pips=True))
     return scenes
+
+
+def mine_negatives(scenes: list[Scene], models_dir: Path, min_heat: float = 0.2) -> list[Scene]:
+    """Bootstrapping: the spots an earlier locator took for dice that are no labelled die (coins, crumbs,
+    board-game pieces) become the reader's hard "not a die" examples."""
+    from bobing_vision.vision.detector import DetectorConfig, DiceDetector
+
+    detector = DiceDetector(models_dir, DetectorConfig(peak_threshold=min_heat))
+    out = []
+    for scene in scenes:
+        located = detector.locate(scene.image)
+        centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
+        sizes = np.array([d.size for d in scene.dice])
+        keep = [
+            p for p in located.centers
+            if not len(centers) or not (np.hypot(*(centers - p).T) < 0.8 * sizes).any()
+        ]
+        out.append(replace(scene, negatives=np.array(keep, np.float64).reshape(-1, 2)))
+    return out

@@ -5,8 +5,9 @@ Two small models in `models/`:
   four channels: top-face centre heat (0..1), sub-cell x/y offset, log of the top-face size in input
   pixels (CenterNet style). Peaks of the heat are die candidates.
 - `pip_reader.onnx`: one square crop per candidate, cut from the full-resolution frame so that the top
-  face fills `DetectorConfig.crop_face_fraction` of it -> seven face logits (faces 1..6 and "not a
-  readable top face") and a two-channel pip heat (black pips, red pips) at half the crop resolution.
+  face fills `DetectorConfig.crop_face_fraction` of it -> eight logits (faces 1..6, "a die, but its top
+  face can't be read", "not a die") and a two-channel pip heat (black pips, red pips) at half the crop
+  resolution.
 All crops of a frame go through the reader in one session run.
 
 Following the opencv_zoo wrappers: a session plus pure `preprocess` / `postprocess` functions; the input
@@ -31,7 +32,8 @@ LOCATOR_FILE = "dice_locator.onnx"
 READER_FILE = "pip_reader.onnx"
 LOCATOR_STRIDE = 4  # the locator's output cell, in input pixels
 READER_STRIDE = 2  # the reader's pip-heat cell, in crop pixels
-UNREADABLE_CLASS = 6  # index of the reader's "not a readable top face" logit
+UNREADABLE_CLASS = 6  # the reader's class for a die whose top face can't be read (leaning, hidden)
+NOT_A_DIE_CLASS = 7  # the reader's class for a crop with no die top face (coin, crumb, pattern dot)
 PAD_VALUE = 114  # letterbox fill: a neutral grey the locator was trained with
 
 
@@ -55,7 +57,11 @@ class Pip:
 
 @dataclass(frozen=True)
 class DieCandidate:
-    """One possible die top face. `face_probs[k]` is P(face k+1); the rest up to 1 is P(unreadable)."""
+    """One possible die top face.
+
+    `score` is P(a die top face is here): the locator's peak heat times the reader's P(a die).
+    `face_probs[k]` is P(face k+1 | a die); the rest up to 1 is P(its face can't be read | a die).
+    """
 
     center: Point
     box: Box
@@ -260,6 +266,9 @@ def postprocess_reader(
     logits: np.ndarray, pip_heat: np.ndarray, located: Located, transform: CropTransform, config: DetectorConfig
 ) -> list[DieCandidate]:
     probs = softmax(logits.astype(np.float64))
+    # P(a die): a reader without the "not a die" class (seven logits) trusts the locator alone
+    p_die = 1.0 - probs[:, NOT_A_DIE_CLASS] if probs.shape[1] > NOT_A_DIE_CLASS else np.ones(len(probs))
+    faces = probs[:, :6] / np.maximum(p_die, 1e-6)[:, None]
     out = []
     for i in range(len(located.centers)):
         cx, cy = (float(v) for v in located.centers[i])
@@ -268,8 +277,8 @@ def postprocess_reader(
             DieCandidate(
                 center=(cx, cy),
                 box=(cx - half, cy - half, cx + half, cy + half),
-                score=float(located.scores[i]),
-                face_probs=tuple(float(p) for p in probs[i, :6]),  # type: ignore[arg-type]
+                score=float(located.scores[i] * p_die[i]),
+                face_probs=tuple(float(min(1.0, p)) for p in faces[i]),  # type: ignore[arg-type]
                 pips=read_pips(pip_heat[i], transform.origins[i], float(transform.scales[i]), config.pip_threshold),
             )
         )

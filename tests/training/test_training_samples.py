@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from bobing_vision.training.augment import AugmentConfig, photometric
-from bobing_vision.training.samples import NOT_A_FACE, SampleConfig, locator_sample, reader_sample
+from bobing_vision.training.samples import SampleConfig, locator_sample, reader_sample
 from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
-from bobing_vision.vision.detector import LOCATOR_STRIDE, READER_STRIDE
+from bobing_vision.vision.detector import LOCATOR_STRIDE, NOT_A_DIE_CLASS, READER_STRIDE, UNREADABLE_CLASS
 
 NO_AUG = AugmentConfig(
     gain_sigma=0.0, brightness_sigma=0.0, contrast_range=(1.0, 1.0), gamma_sigma=0.0, desaturate_p=0.0,
@@ -62,10 +62,10 @@ def test_reader_sample_labels_and_pip_heat() -> None:
 
 
 @pytest.mark.parametrize(("case", "face", "negative_share", "expected"), [
-    ("cocked die", UNREADABLE, 0.0, NOT_A_FACE),
-    ("background crop", 2, 1.0, NOT_A_FACE),
+    ("cocked die", UNREADABLE, 0.0, UNREADABLE_CLASS),
+    ("background crop", 2, 1.0, NOT_A_DIE_CLASS),
 ])
-def test_reader_sample_not_a_face(case, face, negative_share, expected) -> None:
+def test_reader_sample_not_a_readable_face(case, face, negative_share, expected) -> None:
     base = one_die_scene()
     scene = Scene(base.image, (DieTarget(base.dice[0].center, 40.0, face, None),), "test")
     _, label, _, mask = reader_sample(scene, np.random.default_rng(0), SampleConfig(negative_share=negative_share), NO_AUG)

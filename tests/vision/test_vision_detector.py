@@ -21,9 +21,11 @@ from bobing_vision.vision.detector import (
     DiceDetector,
     DieCandidate,
     FrameTransform,
+    Located,
     Pip,
     cut_crops,
     postprocess_locator,
+    postprocess_reader,
     preprocess_locator,
     read_pips,
 )
@@ -109,6 +111,16 @@ def test_read_pips_finds_black_and_red_pips_in_frame_pixels() -> None:
         (False, (100 + 5.5 * READER_STRIDE * 2, 200 + 5.5 * READER_STRIDE * 2)),
         (True, (100 + 10.5 * READER_STRIDE * 2, 200 + 14.5 * READER_STRIDE * 2)),
     ]
+
+
+def test_postprocess_reader_splits_not_a_die_from_unreadable() -> None:
+    located = Located(centers=np.array([[50.0, 60.0]]), sizes=np.array([20.0]), scores=np.array([0.8]))
+    logits = np.log(np.array([[0.6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.2]]) + 1e-12)
+    tf = CropTransform(origins=np.array([[30.0, 40.0]]), scales=np.array([1.0]))
+    (c,) = postprocess_reader(logits, np.zeros((1, 2, 20, 20), np.float32), located, tf, DetectorConfig())
+    assert c.score == pytest.approx(0.8 * 0.8)  # locator heat x P(a die)
+    assert c.face_probs[0] == pytest.approx(0.75) and c.unreadable_prob == pytest.approx(0.25)
+    assert c.box == (40.0, 50.0, 60.0, 70.0) and c.pips == ()
 
 
 def test_candidate_summaries() -> None:
