@@ -112,6 +112,10 @@ class ReaderConfig:
     # A die whose base is this far past the rim (in normalised ellipse radius) is still in: the rim's
     # own thickness and the ellipse's fit error.
     rim_tolerance: float = 0.03
+    # An in-bowl die whose width is outside this band around the in-bowl dice's median is not read:
+    # one throw's dice are one size. Generated scenes: true top faces span up to 1.47x (cocked ones
+    # look smaller), 98% of detected widths lie within 0.70..1.41 of their frame's median.
+    size_band: tuple[float, float] = (0.65, 1.5)
     # The red pips of a Chinese die are on the 1 and the 4 only; a red pip elsewhere means a misread.
     red_faces: tuple[int, ...] = (1, 4)
     # Frames beyond this many pixels (either side) are read on a copy scaled down to it.

@@ -168,9 +168,15 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, _die_width(c.box))), c.center[0]))
     inside = [in_bowl(c, found, config) for c in candidates]
     chinese = chinese_set([c for c, i in zip(candidates, inside) if i], config)
+    typical = float(np.median([_die_width(c.box) for c, i in zip(candidates, inside) if i] or [0.0]))
     dice: list[DieReading] = []
     for c, is_in in zip(candidates, inside):
         face, why = judge_face(c, config, chinese)
+        if face is not None and is_in and inside.count(True) >= 3 and not (
+                config.size_band[0] <= _die_width(c.box) / typical <= config.size_band[1]):
+            # One throw's dice are one size: a "die" half or twice the others' size is a pip, a coin
+            # or a pattern dot, and it must not be scored.
+            face, why = None, f"{_die_width(c.box):.0f} px wide, the others {typical:.0f}"
         x, y = float(c.center[0]), float(c.center[1])
         if not is_in and face is None:
             # Outside the bowl only a die read for certain voids the throw: the table has coins,

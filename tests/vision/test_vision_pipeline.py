@@ -130,6 +130,15 @@ def test_a_black_one_is_read_only_among_ordinary_dice(case: str, others: str, re
     assert reading.dice[-1].readable is readable, (case, reading.notes)
 
 
+@pytest.mark.parametrize(("case", "width"), [("a pip taken for a die", 11.0), ("a coin", 40.0)])
+def test_a_die_unlike_the_others_in_size_is_not_read(case: str, width: float) -> None:
+    odd = DieCandidate(center=(320.0, 300.0), box=(320 - width / 2, 300 - width / 2, 320 + width / 2, 300 + width / 2),
+                       score=0.9, face_probs=(1.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    reading = read(six("22222")[:5] + [odd])
+    assert reading.status is ReadingStatus.UNREADABLE, case
+    assert any("px wide" in note for note in reading.notes)
+
+
 def test_an_unreadable_thing_on_the_table_does_not_void_the_throw() -> None:
     coin = die(600, 40, 3, prob=0.3)
     reading = read(six("444411") + [coin])
