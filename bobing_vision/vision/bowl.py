@@ -188,6 +188,8 @@ def _ring_box(e: Ellipse, band: float, shape: tuple[int, ...]) -> tuple[int, int
 def _edges(image: np.ndarray, config: BowlConfig, box: tuple[int, int, int, int] | None = None) -> _Edges:
     x0, y0, x1, y1 = box if box is not None else (0, 0, image.shape[1], image.shape[0])
     part = image[y0:y1, x0:x1]
+    if min(part.shape[:2]) < 3:  # a ring wholly outside this image (a bowl from another view)
+        return _Edges(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), (image.shape[1], image.shape[0]))
     gx = cv2.Sobel(part, cv2.CV_16S, 1, 0, ksize=3)
     gy = cv2.Sobel(part, cv2.CV_16S, 0, 1, ksize=3)
     high = _edge_threshold(gx, gy, config)

@@ -217,16 +217,18 @@ class OnnxDiceReader:
         self.rules = rules
         self.config = config
         self.track_bowl = track_bowl
-        self._tracked: Bowl | None = None  # the last bowl found, while tracking
+        self._tracked: tuple[Bowl, tuple[int, int]] | None = None  # the last bowl found, and its frame size
 
     def read(self, frame: np.ndarray) -> Reading:
         if self.bowl is not None or not self.track_bowl:
             return read_frame(frame, self.detector, bowl=self.bowl, rules=self.rules, config=self.config)
         from bobing_vision.vision.bowl import still_there
 
-        known = self._tracked
-        if known is not None and not still_there(normalize_frame(frame), known, self.config.bowl):
+        image = normalize_frame(frame)
+        size = (image.shape[1], image.shape[0])
+        known = self._tracked[0] if self._tracked is not None and self._tracked[1] == size else None
+        if known is not None and not still_there(image, known, self.config.bowl):
             known = None
-        reading = read_frame(frame, self.detector, bowl=known, rules=self.rules, config=self.config)
-        self._tracked = reading.bowl
+        reading = read_frame(image, self.detector, bowl=known, rules=self.rules, config=self.config)
+        self._tracked = None if reading.bowl is None else (reading.bowl, size)
         return reading

@@ -96,3 +96,5 @@ def test_a_tracked_bowl_is_kept_only_while_it_has_not_moved(scenes: list) -> Non
     bumped = Bowl(found.cx + 0.04 * found.rx, found.cy, found.rx, found.ry, found.angle_deg)
     assert not still_there(image, bumped)
     assert not still_there(np.full_like(image, 128), found)
+    # A bowl from a bigger camera frame lies wholly outside this one.
+    assert not still_there(image, Bowl(found.cx + 3000, found.cy + 3000, found.rx, found.ry, found.angle_deg))
