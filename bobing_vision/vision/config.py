@@ -86,6 +86,7 @@ class BowlConfig:
 class ReaderConfig:
     """From detector candidates to a reading."""
 
+    # How the bowl is found when no calibration is given.
     bowl: BowlConfig = BowlConfig()
     # A candidate below this "is a die top face" score is dropped: glare spots and pattern dots. On
     # seed 1000 (synthetic-trained model) 0.4 found 92.6% of dice, 0.5 only 87.7%; lower adds clutter.
@@ -100,6 +101,7 @@ class ReaderConfig:
     # big red 1 in two or merges two pips of a 6 on about one die in six, and on seed 1000 every such
     # face at >= 0.95 was right (4.5% more dice read, none wrong).
     sure_face_prob: float = 0.95
+    # ...by at most this many pips (a gross disagreement still means a misread).
     pip_slack: int = 1
     # Grow the bowl's box by this share of its size for the detector: dice just outside are found.
     # None: always search the whole frame (a die that flew across the table is still seen).
@@ -118,5 +120,3 @@ class ReaderConfig:
     size_band: tuple[float, float] = (0.65, 1.5)
     # The red pips of a Chinese die are on the 1 and the 4 only; a red pip elsewhere means a misread.
     red_faces: tuple[int, ...] = (1, 4)
-    # Frames beyond this many pixels (either side) are read on a copy scaled down to it.
-    max_side: int = 4096
