@@ -7,6 +7,7 @@ Prints:
    p95: for unrelated photos (the bowl searched in each) and for a camera (the bowl tracked from the
    previous frame of the same view), with the bowl search and the detector timed on their own;
 2. `bobing score` throughput in images/s on the JPEGs with 1 and 2 workers (wall clock, incl. start);
+0. the bowl finder's rim against the labelled one (accuracy, not speed; the scenes are at hand);
 3. peak RSS of `bobing score` (one worker) over `count` and over `many` images (hard links to the same
    JPEGs under other names): flat memory means the two peaks match.
 Targets (issue 4): <= 15 ms median per frame, >= 80 images/s with 2 workers, flat memory.
@@ -24,22 +25,46 @@ import time
 from pathlib import Path
 
 
-def write_scenes(folder: Path, count: int, seed: int) -> list[Path]:
+def write_scenes(folder: Path, count: int, seed: int) -> tuple[list[Path], list[list[float]]]:
+    """The JPEGs (written once, reused) and each one's labelled rim [cx, cy, rx, ry, angle]."""
+    import json
+
     import cv2
     import numpy as np
 
     from bobing_vision.synth import SceneSpec, render_scene
 
     folder.mkdir(parents=True, exist_ok=True)
+    rims_file = folder / "rims.json"
+    rims: dict[str, list[float]] = json.loads(rims_file.read_text()) if rims_file.exists() else {}
     rng = np.random.default_rng(seed)
     files = []
     for i in range(count):
         path = folder / f"scene_{i:05d}.jpg"
-        if not path.exists():
-            image, _ = render_scene(rng, SceneSpec(size=(640, 480)))
+        if path.name not in rims:
+            image, label = render_scene(rng, SceneSpec(size=(640, 480)))
             cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            rims[path.name] = list(label.bowl or ())
         files.append(path)
-    return files
+    rims_file.write_text(json.dumps(rims))
+    return files, [rims[f.name] for f in files]
+
+
+def rim_accuracy(files: list[Path], rims: list[list[float]]) -> None:
+    """The bowl finder against the labelled rims (the label is the lip's middle, the finder its edge)."""
+    import statistics
+
+    from bobing_vision.vision.bowl import find_bowl, rim_error
+    from bobing_vision.vision.imageio import load_image
+    from bobing_vision.vision.reading import Bowl
+
+    errors = []
+    for path, rim in zip(files, rims):
+        found = find_bowl(load_image(path))
+        errors.append(1.0 if found is None else rim_error(found, Bowl(*rim)))
+    within = {limit: sum(e <= limit for e in errors) / len(errors) for limit in (0.03, 0.06)}
+    print(f"bowl rim vs label over {len(errors)} scenes: median error {statistics.median(errors):.1%} of the "
+          f"radius, within 3%: {within[0.03]:.0%}, within 6%: {within[0.06]:.0%}, none found: {errors.count(1.0)}")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -108,7 +133,8 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.out or Path(tmp) / "scenes"
-        files = write_scenes(folder, args.count, args.seed)
+        files, rims = write_scenes(folder, args.count, args.seed)
+        rim_accuracy(files, rims)
         time_frames(files, args.frames)
         for workers in (1, 2):
             seconds, _ = run_score(folder, workers)

@@ -90,6 +90,12 @@ def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | No
     return Bowl(*_rescale(max(good, key=lambda f: f.support).ellipse, 1 / s_big))
 
 
+def rim_error(found: Bowl, truth: Bowl) -> float:
+    """How far a found rim strays from the true one: the worst point, as a share of the radius."""
+    pts = outline(found.ellipse, 90)
+    return float(np.max(np.abs(_rho(pts, truth.ellipse) - 1.0)))
+
+
 def still_there(frame: np.ndarray, bowl: Bowl, config: BowlConfig = BowlConfig()) -> bool:
     """Whether `bowl` (found in an earlier frame) is still where it was in this frame.
 

@@ -8,7 +8,8 @@ import pytest
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.synth import SceneSpec, render_scene
-from bobing_vision.vision.bowl import find_bowl, outline, still_there
+from bobing_vision.vision.bowl import find_bowl, still_there
+from bobing_vision.vision.bowl import rim_error as bowl_rim_error
 from bobing_vision.vision.reading import Bowl
 
 TEST_SEED = 2024  # tuned on seeds 1000, 1001 and 7; this one is only ever tested
@@ -17,8 +18,7 @@ SCENES = 16
 
 def rim_error(found: Bowl, label: tuple[float, float, float, float, float]) -> float:
     """How far the found rim strays from the labelled one, as a share of the radius (worst point)."""
-    truth = Bowl(*label)
-    return max(abs(truth.normalized_radius((float(x), float(y))) - 1) for x, y in outline(found.ellipse, 90))
+    return bowl_rim_error(found, Bowl(*label))
 
 
 @pytest.fixture(scope="module")
