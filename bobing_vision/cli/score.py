@@ -244,6 +244,8 @@ def _run(args: argparse.Namespace, files: list[Path], reader: DiceReader, factor
     writer = csv.DictWriter(csv_file, fieldnames=CSV_FIELDS, extrasaction="ignore") if csv_file else None
     if writer is not None:
         writer.writeheader()
+    if not args.json and writer is None:
+        print("file\tfaces\taward\tstatus")
     progress = Progress(len(files), sys.stderr)
     failures: list[str] = []
     for row in _rows(files, reader, factory, args.annotate, min(args.workers, len(files))):

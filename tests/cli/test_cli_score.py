@@ -82,7 +82,8 @@ def test_json_lines_score_the_good_files_and_explain_the_bad(photos: Path, capsy
 def test_all_good_files_exit_zero_with_a_table(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run([str(photos / "a.jpg"), str(photos / "sub")], capsys)
     assert code == 0
-    lines = out.splitlines()
+    header, *lines = out.splitlines()
+    assert header.split("\t") == ["file", "faces", "award", "status"]
     assert len(lines) == 2 and all("114444\tCHA_JIN_HUA\tok" in line for line in lines)
 
 
