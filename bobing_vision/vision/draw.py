@@ -81,8 +81,14 @@ def _bar(image: np.ndarray, text: str, color: Color) -> None:
     _text(image, text, (round(8 * unit), round(21 * unit)), 0.65 * unit, color, max(1, round(2 * unit)))
 
 
+def ascii_text(text: str) -> str:
+    """Hershey fonts are ASCII only: a dash for the em dash, anything else non-ASCII left out."""
+    return text.replace("\u2014", "-").encode("ascii", "ignore").decode()
+
+
 def _text(image: np.ndarray, text: str, origin: tuple[int, int], scale: float, color: Color, thick: int) -> None:
     """Text with a dark outline, readable on white porcelain and on a dark table alike."""
+    text = ascii_text(text)
     x, y = origin
     y = max(y, round(12 * scale / 0.45))  # keep labels of dice at the top edge inside the frame
     cv2.putText(image, text, (x, y), FONT, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from bobing_vision.rules import classify
-from bobing_vision.vision.draw import OUTSIDE, READ, UNREADABLE, annotate, headline
+from bobing_vision.vision.draw import OUTSIDE, READ, UNREADABLE, annotate, ascii_text, headline
 from bobing_vision.vision.reading import Bowl, DieReading, Reading, ReadingStatus
 
 BOWL = Bowl(320.0, 240.0, 200.0, 180.0, 15.0)
@@ -53,3 +53,9 @@ def test_headline_names_the_award_or_says_the_status() -> None:
     assert headline(ok).startswith("114444: Cha Jin Hua")
     five = Reading(dice=dice[:5], bowl=BOWL, status=ReadingStatus.WRONG_DICE_COUNT)
     assert headline(five) == "5 dice seen"
+
+
+def test_text_is_drawn_as_ascii() -> None:
+    unreadable = Reading(dice=(die(200, None),), bowl=BOWL, status=ReadingStatus.UNREADABLE)
+    assert ascii_text(headline(unreadable)) == "can't read die 1 - please look"
+    assert ascii_text("四红 Si Hong") == " Si Hong"
