@@ -59,6 +59,7 @@ def reading_row(file: str, reading: Reading) -> dict[str, Any]:
         "message": reading.message,
         "faces": list(reading.faces),
         "award": award.category.name if award is not None else None,  # type: ignore[attr-defined]
+        "bowl": [round(v, 1) for v in reading.bowl.ellipse] if reading.bowl is not None else None,
         "dice": [
             {
                 "face": d.face,
@@ -74,8 +75,8 @@ def reading_row(file: str, reading: Reading) -> dict[str, Any]:
 
 
 def error_row(file: str, reason: str) -> dict[str, Any]:
-    return {"file": file, "status": "ERROR", "message": reason, "faces": [], "award": None, "dice": [],
-            "error": reason}
+    return {"file": file, "status": "ERROR", "message": reason, "faces": [], "award": None, "bowl": None,
+            "dice": [], "error": reason}
 
 
 def annotated_path(folder: Path, file: Path) -> Path:

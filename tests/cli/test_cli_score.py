@@ -145,3 +145,14 @@ def test_the_progress_bar_draws_on_a_terminal_only() -> None:
     assert "2/2" in screen.getvalue() and "1 failed" in screen.getvalue()
     assert log.getvalue() == ""
     assert bar.summary().startswith("scored 2 images") and bar.summary().endswith("1 failed")
+
+
+def test_a_calibration_file_is_used_by_the_real_reader(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bobing_vision.vision.calibration import Calibration, save_calibration
+
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((120, 160, 3), 90, np.uint8))  # no rim to find: only the file has one
+    calibration = save_calibration(tmp_path / "bowl.json", Calibration(Bowl(160.0, 120.0, 100.0, 90.0), 320, 240))
+    assert main([str(photo), "--json", "--calibration", str(calibration)]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["bowl"] == [79.8, 59.8, 50.0, 45.0, 0.0] and row["status"] != "NO_BOWL"
