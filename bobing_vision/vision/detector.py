@@ -46,6 +46,7 @@ class DetectorConfig:
     min_peak_distance_cells: int = 2  # two peaks closer than this (output cells) are one die
     crop_face_fraction: float = 0.6  # the top face fills this share of the reader crop's side
     pip_threshold: float = 0.35  # pip heat a peak needs to count as a pip
+    pip_window: float = 0.45  # pips further from the centre than this share of the face side are a neighbour's
     min_face_px: float = 4.0  # smaller predicted faces are noise, not dice
 
 
@@ -273,13 +274,16 @@ def postprocess_reader(
     for i in range(len(located.centers)):
         cx, cy = (float(v) for v in located.centers[i])
         half = float(located.sizes[i]) / 2
+        pips = read_pips(pip_heat[i], transform.origins[i], float(transform.scales[i]), config.pip_threshold)
+        reach = config.pip_window * 2 * half
+        pips = tuple(p for p in pips if max(abs(p.center[0] - cx), abs(p.center[1] - cy)) <= reach)
         out.append(
             DieCandidate(
                 center=(cx, cy),
                 box=(cx - half, cy - half, cx + half, cy + half),
                 score=float(located.scores[i] * p_die[i]),
                 face_probs=tuple(float(min(1.0, p)) for p in faces[i]),  # type: ignore[arg-type]
-                pips=read_pips(pip_heat[i], transform.origins[i], float(transform.scales[i]), config.pip_threshold),
+                pips=pips,
             )
         )
     return out
