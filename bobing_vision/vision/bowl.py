@@ -1,13 +1,17 @@
 """Find the bowl's rim as an ellipse in one frame, or say there is none.
 
 Two passes over edge points (Canny) with their gradient directions:
-1. Search, on a small copy: circle candidates from a Hough vote; around each, the edge points whose
+1. Search, on a 200 px copy: circle candidates from a Hough vote; around each, the edge points whose
    gradient points across the candidate's outline, split by contrast polarity, give an ellipse by
-   RANSAC (five points, one per sector) and a least-squares refit. Blue pattern strokes, glare spots
+   RANSAC (five points, one per sector) and least-squares refits. Blue pattern strokes, glare spots
    and a hand over the rim point every which way or sit off the curve, so they are outvoted.
-2. Refine, on a larger copy: the same fit in a narrow ring around the winner, now precise to a pixel.
-A fit counts by its support: the share of its outline (inside the frame) covered by long runs of
-aligned edges. Among well-supported fits the largest wins: the rim, not a painted ring or the floor.
+2. Refine, on a 480 px copy, the best two: every curve concentric with the candidate, from a little
+   inside to well outside, is a peak in the histogram of the edge points' normalised radius; the
+   outermost that runs (nearly) all around is the rim — the lip's outer edge, not a painted ring, the
+   inner wall or the floor.
+A fit counts by its support: the share of its outline inside the frame covered by long runs of
+edges running along it. A rim too weakly supported, too small, too flat or mostly out of view is no
+bowl. `still_there` re-checks a known bowl in a new frame of the same camera for a fraction of that.
 """
 
 from __future__ import annotations
