@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bobing_vision.cli.score import positive_int
+from bobing_vision.cli.arguments import positive_int
 
 if TYPE_CHECKING:
     import numpy as np

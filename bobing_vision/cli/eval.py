@@ -7,20 +7,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bobing_vision.cli.arguments import positive_int
+
 if TYPE_CHECKING:
     from bobing_vision.vision.reading import DiceReader
 
 HELP = "score the dice reader on a labelled image set"
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,8 +20,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("folder", type=Path, help="a folder of images with its labels.json")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--annotate", type=Path, metavar="OUTDIR", help="draw found dice and every mistake here")
-    parser.add_argument("--limit", type=_positive, metavar="N", help="only the first N labelled images by name")
-    parser.add_argument("--worst", type=_positive, default=10, metavar="N", help="how many worst images to name")
+    parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N labelled images by name")
+    parser.add_argument("--worst", type=positive_int, default=10, metavar="N", help="how many worst images to name")
     return parser
 
 
@@ -42,7 +34,7 @@ def _default_reader() -> DiceReader | str:
     from bobing_vision.errors import BobingError
 
     try:
-        return OnnxDiceReader()
+        return OnnxDiceReader(track_bowl=False)  # a labelled set is unrelated photos, not one camera
     except (BobingError, OSError) as exc:
         return f"the dice reader cannot start: {exc}"
 

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from bobing_vision.cli.arguments import positive_int
+
 if TYPE_CHECKING:
     from bobing_vision.vision.reading import DiceReader, Reading
 
@@ -23,17 +25,6 @@ HELP = "read and score photos: files or folders"
 ReaderFactory = Callable[[], "DiceReader"]
 CSV_FIELDS = ("file", "status", "faces", "award", "message")
 CHUNK = 8  # files per worker hand-off: big enough to amortise the pipe, small enough to stream
-
-
-def positive_int(text: str) -> int:
-    """argparse type: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return value
 
 
 def _parser() -> argparse.ArgumentParser:
