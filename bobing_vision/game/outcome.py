@@ -3,28 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
 from bobing_vision.game.prizes import Transfer
 from bobing_vision.rules import Award
+from bobing_vision.rules.categories import BilingualEnum
 
 
-class Ending(Enum):
+class Ending(BilingualEnum):
     """How a game ended, with its Chinese and English description."""
 
     ROUND_FINISHED = ("round-finished", "一轮博完", "every prize gone and the last round finished")
     RED_SIX = ("red-six", "红六勃", "a 红六勃 ended the game at once")
     LIGHTS_OUT = ("lights-out", "黑六勃熄灯", "a 黑六勃 ended the game: lights out, the rest is shared")
-
-    zh: str
-    en: str
-
-    def __new__(cls, key: str, zh: str, en: str) -> Ending:
-        member = object.__new__(cls)
-        member._value_ = key
-        member.zh = zh
-        member.en = en
-        return member
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,21 @@ from __future__ import annotations
 from enum import Enum
 
 
-class Tier(Enum):
+class BilingualEnum(Enum):
+    """An enum whose members are (key, Chinese name, English name); the value is the key."""
+
+    zh: str
+    en: str
+
+    def __new__(cls, key: str, zh: str, en: str) -> BilingualEnum:
+        member = object.__new__(cls)
+        member._value_ = key
+        member.zh = zh
+        member.en = en
+        return member
+
+
+class Tier(BilingualEnum):
     """The prize tiers of a table, best first; the value is the key used in rule-set files."""
 
     ZHUANGYUAN = ("zhuangyuan", "状元", "Zhuangyuan (top scholar)")
@@ -15,18 +29,8 @@ class Tier(Enum):
     ER_JU = ("er_ju", "举人", "Juren (provincial graduate)")
     YI_XIU = ("yi_xiu", "秀才", "Xiucai (county scholar)")
 
-    zh: str
-    en: str
 
-    def __new__(cls, key: str, zh: str, en: str) -> Tier:
-        member = object.__new__(cls)
-        member._value_ = key
-        member.zh = zh
-        member.en = en
-        return member
-
-
-class Category(Enum):
+class Category(BilingualEnum):
     """What six faces show, best first within the 状元 family; member names are the keys of RULES.md."""
 
     LIU_BO_HONG = ("LIU_BO_HONG", "红六勃", "Liu Bo Hong (six red fours)")
@@ -42,16 +46,6 @@ class Category(Enum):
     ER_JU = ("ER_JU", "二举", "Er Ju (two red fours)")
     YI_XIU = ("YI_XIU", "一秀", "Yi Xiu (one red four)")
     NONE = ("NONE", "无", "nothing")
-
-    zh: str
-    en: str
-
-    def __new__(cls, key: str, zh: str, en: str) -> Category:
-        member = object.__new__(cls)
-        member._value_ = key
-        member.zh = zh
-        member.en = en
-        return member
 
     @property
     def in_zhuangyuan_family(self) -> bool:
