@@ -118,7 +118,7 @@ def test_postprocess_reader_splits_not_a_die_from_unreadable() -> None:
     logits = np.log(np.array([[0.6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.2]]) + 1e-12)
     tf = CropTransform(origins=np.array([[30.0, 40.0]]), scales=np.array([1.0]))
     (c,) = postprocess_reader(logits, np.zeros((1, 2, 20, 20), np.float32), located, tf, DetectorConfig())
-    assert c.score == pytest.approx(0.8 * 0.8)  # locator heat x P(a die)
+    assert c.score == pytest.approx((0.8 * 0.8) ** DetectorConfig().score_power)  # locator heat x P(a die)
     assert c.face_probs[0] == pytest.approx(0.75) and c.unreadable_prob == pytest.approx(0.25)
     assert c.box == (40.0, 50.0, 60.0, 70.0) and c.pips == ()
 
