@@ -35,6 +35,7 @@ READER_STRIDE = 2  # the reader's pip-heat cell, in crop pixels
 UNREADABLE_CLASS = 6  # the reader's class for a die whose top face can't be read (leaning, hidden)
 NOT_A_DIE_CLASS = 7  # the reader's class for a crop with no die top face (coin, crumb, pattern dot)
 PAD_VALUE = 114  # letterbox fill: a neutral grey the locator was trained with
+AREA_SHRINK = 1.5  # crops shrinking the frame more than this are area-averaged: a bilinear warp aliases pips
 
 
 @dataclass(frozen=True)
@@ -211,12 +212,10 @@ def cut_crops(
         s = float(scales[i])
         # crop pixel (u, v) samples the frame at origin + (u + 0.5) * s - 0.5
         ox, oy = float(origins[i, 0]) + 0.5 * s - 0.5, float(origins[i, 1]) + 0.5 * s - 0.5
-        matrix = np.array([[s, 0.0, ox], [0.0, s, oy]], np.float64)
-        interp = cv2.INTER_AREA if s > 1.5 else cv2.INTER_LINEAR
-        if interp == cv2.INTER_AREA:
-            # INTER_AREA has no warp form: resize the enclosing region instead
+        if s > AREA_SHRINK:
             out[i] = area_crop(frame, ox, oy, s, crop)
         else:
+            matrix = np.array([[s, 0.0, ox], [0.0, s, oy]], np.float64)
             out[i] = cv2.warpAffine(
                 frame, matrix, (crop, crop), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
