@@ -52,7 +52,8 @@ def test_samples_are_what_the_generator_makes(labels: dict) -> None:
 def test_sample_clips_are_short_and_labelled() -> None:
     sidecars = sorted((SAMPLES / "clips").glob("*.json"))
     assert 2 <= len(sidecars) <= 3
-    assert sum(p.stat().st_size for p in (SAMPLES / "clips").iterdir()) < 1.5e6
+    # 640x480, the webcam size the reader is built for; a few MB keeps clones light.
+    assert sum(p.stat().st_size for p in (SAMPLES / "clips").iterdir()) < 5e6
     metas = [json.loads(p.read_text()) for p in sidecars]
     for meta in metas:
         cap = cv2.VideoCapture(str(SAMPLES / "clips" / meta["video"]))
