@@ -26,6 +26,8 @@ from bobing_vision.vision.reading import Reading, ReadingStatus
 # A throw's result: an award, a void throw, or a die a person must look at. Other statuses (no bowl,
 # not six dice) are what a hand resting in the bowl or an empty bowl looks like: no result.
 RESULT_STATUSES = frozenset({ReadingStatus.OK, ReadingStatus.OUT_OF_BOWL, ReadingStatus.UNREADABLE})
+# Readings that the next frames may well improve on (a borderline die, a die lost in glare for a frame).
+UNSURE_STATUSES = frozenset({ReadingStatus.UNREADABLE, ReadingStatus.WRONG_DICE_COUNT})
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class SettleConfig:
     still_motion: float = 0.0015  # below this the bowl is still; lower than start_motion so a rocking die is "moving"
     early_read_s: float = 0.1  # start reading this much before the settle time (at least 2.5 frames): confirmed by then
     max_reads: int = 8  # reads that never agree twice running in this many: unsteady, ask a person instead
+    unsure_patience_s: float = 0.5  # an unreadable or missing die may read on the next frames: look this long first (0: off)
     same_dice_px: float = 6.0  # a die within this of where a die lay at the last result has not been thrown
     min_moved_dice: int = 3  # a throw moves all six; fewer moved is a bump or a hand tidying the dice
 
@@ -45,6 +48,8 @@ class SettleConfig:
             raise InvalidInput(f"expected a settle time of 0.05..10 seconds, got {self.settle_seconds}")
         if not (0.0 <= self.still_motion <= self.start_motion <= 1.0):
             raise InvalidInput(f"expected 0 <= still_motion <= start_motion <= 1, got {self.still_motion}, {self.start_motion}")
+        if self.unsure_patience_s < 0:
+            raise InvalidInput(f"expected an unsure-reading patience of 0 or more seconds, got {self.unsure_patience_s}")
         if self.max_reads < 2:
             raise InvalidInput(f"expected max_reads >= 2 (a read is confirmed by a second), got {self.max_reads}")
 
@@ -157,6 +162,8 @@ class SettleDetector:
             raise InvalidInput(f"expected a reading only after update() said READ, got one in phase {self.phase.value}")
         key = reading_key(reading)
         if key == self._last_key:
+            if self._keep_looking(reading, t):
+                return None
             self._confirmed = reading
             return self.decide(t) if t - self._still_since >= self.config.settle_seconds else None
         self._last_key = key
@@ -168,6 +175,12 @@ class SettleDetector:
             self._last_result = replace(reading, status=ReadingStatus.UNREADABLE)
             return Verdict(VerdictKind.UNSTEADY, reading, t)
         return None
+
+    def _keep_looking(self, reading: Reading, t: float) -> bool:
+        """An unsure reading, even one read twice alike, is confirmed only once the patience is spent."""
+        if self.config.unsure_patience_s <= 0 or reading.status not in UNSURE_STATUSES:
+            return False
+        return t < self._still_since + self.config.settle_seconds + self.config.unsure_patience_s
 
     def decide(self, t: float) -> Verdict:
         """The verdict on the confirmed reading, once `update` said DECIDE (or `observe` confirmed late)."""

@@ -145,7 +145,8 @@ def test_after_a_red_six_ends_the_game_throws_are_not_counted(rng: np.random.Gen
 
 
 def test_a_throw_the_camera_missed_is_entered_for_whoever_is_next(rng: np.random.Generator) -> None:
-    loop, rec = make_loop([Throw("444411", hand=True)], rng)  # still, but only four dice seen
+    # still, but only four dice seen, for longer than the settle time and the patience with unsure reads
+    loop, rec = make_loop([Throw("444411", hand=True, still=45)], rng)
     loop.run()
     assert rec.announced == [] and any("`t FACES`" in n for n in rec.notices)
     loop.submit(parse_command("t 123456"))

@@ -10,6 +10,8 @@ from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
 
 FPS = 30.0
 MOVING, STILL = 0.05, 0.0
+# For tests about which still periods count as throws: no extra look at unsure readings.
+NO_PATIENCE = SettleConfig(unsure_patience_s=0.0)
 
 
 def reading(faces: str, status: ReadingStatus = ReadingStatus.OK, shift: float = 0.0, unread: int = -1) -> Reading:
@@ -106,6 +108,21 @@ def test_a_flicker_then_agreement_is_announced_once_with_the_agreed_faces() -> N
     assert len(verdicts) == 1 and verdicts[0].reading.faces == (1, 1, 4, 4, 4, 4)
 
 
+def test_an_unreadable_die_that_reads_on_a_later_still_frame_gives_the_award() -> None:
+    unsure = reading("444411", ReadingStatus.UNREADABLE, unread=2)
+    reads = [unsure, unsure, unsure, reading("444411"), reading("444411")]
+    _, verdicts = run(frames(0.5, MOVING) + frames(1.5, STILL), reads)
+    assert [(v.kind, v.reading.status) for v in verdicts] == [(VerdictKind.RESULT, ReadingStatus.OK)]
+
+
+def test_a_die_that_stays_unreadable_is_announced_once_the_patience_is_spent() -> None:
+    unsure = reading("444411", ReadingStatus.UNREADABLE, unread=2)
+    _, verdicts = run(frames(0.5, MOVING) + frames(2.0, STILL), [unsure])
+    config = SettleConfig()
+    assert [(v.kind, v.reading.status) for v in verdicts] == [(VerdictKind.RESULT, ReadingStatus.UNREADABLE)]
+    assert verdicts[0].t == pytest.approx(0.5 + config.settle_seconds + config.unsure_patience_s, abs=1.01 / FPS)
+
+
 def test_two_throws_give_two_results() -> None:
     seq = frames(0.5, MOVING) + frames(1.0, STILL) + frames(0.5, MOVING) + frames(1.0, STILL)
     _, verdicts = run(seq, [reading("444411")] * 3 + [reading("123456", shift=30.0)])
@@ -131,12 +148,12 @@ def test_a_die_put_back_after_a_void_throw_is_not_a_new_throw() -> None:
 def test_an_unreadable_die_made_readable_in_place_is_that_throw_resolved() -> None:
     seq = frames(0.5, MOVING) + frames(1.0, STILL) + frames(0.1, MOVING) + frames(1.0, STILL)
     unread = reading("444411", ReadingStatus.UNREADABLE, unread=2)
-    _, verdicts = run(seq, [unread] * 3 + [reading("444411", shift=2.0)])
+    _, verdicts = run(seq, [unread] * 3 + [reading("444411", shift=2.0)], NO_PATIENCE)
     assert [v.kind for v in verdicts] == [VerdictKind.RESULT, VerdictKind.RESULT]
 
 
 def test_an_unreadable_throw_entered_by_hand_is_not_counted_again_when_read() -> None:
-    detector = SettleDetector()
+    detector = SettleDetector(NO_PATIENCE)
     unread, fixed = reading("444411", ReadingStatus.UNREADABLE, unread=2), reading("444411", shift=2.0)
     verdicts = []
     for i, (motion, r) in enumerate([(MOVING, unread)] + [(STILL, unread)] * 20 + [(MOVING, fixed)] + [(STILL, fixed)] * 20):
@@ -157,7 +174,7 @@ def test_same_faces_but_dice_moved_is_a_new_throw() -> None:
 def test_a_hand_lifted_after_resting_lets_the_next_still_period_count() -> None:
     hand = reading("44", ReadingStatus.WRONG_DICE_COUNT)
     seq = frames(0.5, MOVING) + frames(1.0, STILL) + frames(0.3, MOVING) + frames(1.0, STILL)
-    _, verdicts = run(seq, [hand] * 3 + [reading("111111")])
+    _, verdicts = run(seq, [hand] * 3 + [reading("111111")], NO_PATIENCE)
     assert [v.kind for v in verdicts] == [VerdictKind.NOT_DICE, VerdictKind.RESULT]
 
 
@@ -175,7 +192,7 @@ def test_a_reading_out_of_turn_is_refused() -> None:
 
 @pytest.mark.parametrize(
     ("case", "kwargs"),
-    [("settle time of zero", {"settle_seconds": 0.0}), ("still above start", {"still_motion": 0.5, "start_motion": 0.1}), ("one read", {"max_reads": 1})],
+    [("settle time of zero", {"settle_seconds": 0.0}), ("still above start", {"still_motion": 0.5, "start_motion": 0.1}), ("one read", {"max_reads": 1}), ("negative patience", {"unsure_patience_s": -0.1})],
 )
 def test_bad_config_is_refused(case: str, kwargs: dict[str, float]) -> None:
     with pytest.raises(InvalidInput, match="expected"):
