@@ -45,6 +45,7 @@ def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
             "columns": [str(f) for f in FACES] + [UNREADABLE],
             "matrix": [list(row) for row in e.confusion],
         },
+        "verdicts": {kind.value: n for kind, n in e.verdicts.items()},
         "worst": [_mistakes(r) for r in e.worst(worst)],
         "images_failed": len(e.failed),
         "failed": [{"file": f.file, "reason": f.reason} for f in e.failed],
@@ -71,6 +72,10 @@ def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
         ("in/out of bowl", f"{_percent(e.in_bowl_accuracy)}  {in_bowl_note}"),
         ("time per image", speed),
     ]
+    verdicts = e.verdicts
+    if any(verdicts.values()):
+        judged = sum(verdicts.values())
+        rows.append(("throws judged", f"{judged}: " + ", ".join(f"{k.value.replace('_', ' ')} {n}" for k, n in verdicts.items())))
     width = max(len(name) for name, _ in rows)
     lines = [f"{name.ljust(width)}  {value}" for name, value in rows]
 

@@ -7,10 +7,12 @@ has `in_bowl` labelled) is None, not 0 or 1: it is not known, and a report must 
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from dataclasses import dataclass
 
 from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.evaluation.matching import Match
+from bobing_vision.evaluation.verdicts import Verdict, judge
 from bobing_vision.vision.reading import DieReading, Reading
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -72,6 +74,11 @@ class ImageResult:
     def errors(self) -> int:
         """Every mistake counted once: missed, extra, wrong face, wrong in/out flag."""
         return len(self.missed) + len(self.extra) + len(self.wrong_faces) + len(self.wrong_in_bowl)
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """What the table would have heard for this throw (None: not an image of one throw)."""
+        return judge(self.labels, self.reading)
 
     @property
     def all_right(self) -> bool:
@@ -154,6 +161,12 @@ class Evaluation:
                 column = len(FACES) if p.found.face is None else p.found.face - 1
                 counts[p.label.face - 1][column] += 1
         return tuple(tuple(row) for row in counts)
+
+    @property
+    def verdicts(self) -> dict[Verdict, int]:
+        """How many throws got each verdict, every kind listed (images of one throw only)."""
+        counts = Counter(r.verdict for r in self.results if r.verdict is not None)
+        return {kind: counts[kind] for kind in Verdict}
 
     def worst(self, count: int) -> tuple[ImageResult, ...]:
         """Images with mistakes, most mistakes first (ties by name), at most `count`."""
