@@ -17,6 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from bobing_vision.cli.arguments import add_table_arguments
+
 if TYPE_CHECKING:
     from bobing_vision.live.announce import Announcer
     from bobing_vision.live.loop import LiveLoop
@@ -29,14 +31,11 @@ JOURNAL_PATTERN = "bobing-live-%Y%m%d-%H%M%S.jsonl"  # the default journal, in t
 def add_source_and_table_arguments(parser: argparse.ArgumentParser) -> None:
     """The options `live` and `booth` share: where frames come from, and the table."""
     parser.add_argument("--source", required=True, help="webcam index (0), video file, image folder, or rtsp/http URL")
-    parser.add_argument("--players", help="names, comma-separated, clockwise (default A,B,C)")
-    parser.add_argument("--rules", help="a rule preset or a rule-set TOML file (default: golden-flower-first)")
-    parser.add_argument("--prizes", help="prize names: cakes (default), goods, or six names best first")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--journal", type=Path, help="journal file for a new game (default: bobing-live-DATE-TIME.jsonl here)")
-    where.add_argument("--resume", type=Path, help="carry on the game in this journal")
-    where.add_argument("--no-journal", action="store_true", help="keep no journal (demos)")
-    parser.add_argument("--start-throw", nargs=2, type=int, metavar=("D1", "D2"), help="the two start dice (default: rolled)")
+    journal = add_table_arguments(
+        parser, players_default="default A,B,C", journal_default="bobing-live-DATE-TIME.jsonl here",
+        start_default="default: rolled",
+    )
+    journal.add_argument("--no-journal", action="store_true", help="keep no journal (demos)")
     parser.add_argument("--settle", type=float, default=0.5, metavar="SECONDS", help="how long the dice must lie still (default 0.5)")
     parser.add_argument("--models", type=Path, help="folder with the dice model (default: the bundled models/)")
     parser.add_argument("--bowl", type=Path, help="a calibration file from `bobing calibrate` (default: find the bowl)")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TypeVar
 
 # The game and the rules core are standard library only, so importing them here keeps `bobing` instant.
+from bobing_vision.cli.arguments import add_table_arguments
 from bobing_vision.errors import BobingError, InvalidInput
 from bobing_vision.game import (
     Correction,
@@ -53,13 +54,9 @@ JOURNAL_PATTERN = "bobing-game-%Y%m%d-%H%M%S.jsonl"  # the default journal, in t
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bobing play", description=HELP)
-    parser.add_argument("--players", help="names, comma-separated, clockwise round the table (asked if omitted)")
-    parser.add_argument("--rules", help="a rule preset or a rule-set TOML file (default: golden-flower-first)")
-    parser.add_argument("--prizes", help="cakes (default), goods, or six prize names best first, comma-separated")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--journal", type=Path, help="journal file for a new game (default: timestamped, here)")
-    where.add_argument("--resume", type=Path, help="carry on the game in this journal")
-    parser.add_argument("--start-throw", nargs=2, type=int, metavar=("D1", "D2"), help="the two start dice")
+    add_table_arguments(
+        parser, players_default="asked if omitted", journal_default="timestamped, here", start_default="asked if omitted"
+    )
     parser.add_argument("--playoff", metavar="A,B,C", help="状元王中王: these table champions throw until a 状元 wins")
     return parser
 
