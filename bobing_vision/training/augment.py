@@ -23,11 +23,18 @@ class AugmentConfig:
     noise_sigma_max: float = 10.0  # in grey levels
     jpeg_p: float = 0.3  # web cameras and phone photos are JPEG
     jpeg_quality: tuple[int, int] = (30, 95)
+    # Dice come in every colour: swapping the colour channels turns green dice red or blue. Never on an
+    # image with red pips, whose colour is a label.
+    channel_swap_p: float = 0.2
 
 
-def photometric(image: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig = AugmentConfig()) -> np.ndarray:
-    """One random camera look for a uint8 BGR image (any size)."""
+def photometric(
+    image: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig = AugmentConfig(), keep_colours: bool = False
+) -> np.ndarray:
+    """One random camera look for a uint8 BGR image (any size); `keep_colours`: no channel swap."""
     x = image.astype(np.float32) * (1.0 / 255.0)
+    if not keep_colours and rng.random() < cfg.channel_swap_p:
+        x = x[:, :, rng.permutation(3)]
     if rng.random() < cfg.desaturate_p:
         grey = x.mean(axis=2, keepdims=True)
         x = grey + (x - grey) * rng.uniform(0.2, 0.8)

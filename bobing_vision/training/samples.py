@@ -42,6 +42,9 @@ class SampleConfig:
     hard_negative_tries: int = 8  # spots compared for a hard negative
     mined_negative_p: float = 0.5  # a background crop is one of the scene's mined false dice, when it has any
     pip_sigma_cells: float = 0.8  # Gaussian sigma of a pip in reader heat cells
+    # A tilted camera sees a square top face as a rhombus: the reader crop is squeezed along a random
+    # axis by up to this share (30 degrees of tilt shortens one side by 13%, 45 degrees by 29%).
+    squeeze_max: float = 0.3
     synth_share: float = 0.5  # share of each batch from generated scenes; real sets share the rest
 
 
@@ -126,12 +129,9 @@ def reader_sample(
     crop = crops[0]
     # pips into crop pixels (pixel-centre convention of cut_crops), then the same rotation/flip
     uv = (pips[:, :2] - tf.origins[0]) / tf.scales[0] if len(pips) else np.zeros((0, 2))
-    angle = float(rng.uniform(0, 360))
-    rot = cv2.getRotationMatrix2D((cfg.crop / 2, cfg.crop / 2), angle, 1.0)
-    if rng.random() < 0.5:
-        rot = rot @ np.array([[-1.0, 0, cfg.crop], [0, 1, 0], [0, 0, 1]])
+    rot = crop_warp(rng, cfg)
     crop = cv2.warpAffine(crop, rot, (cfg.crop, cfg.crop), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    crop = photometric(crop, rng, aug)
+    crop = photometric(crop, rng, aug, keep_colours=bool(len(pips) and pips[:, 2].max() > 0.5))
     heat = np.zeros((2, g, g), np.float32)
     if len(uv):
         uv = (rot[:, :2] @ uv.T).T + rot[:, 2]
@@ -142,6 +142,23 @@ def reader_sample(
             ch = int(red > 0.5)
             heat[ch] = np.maximum(heat[ch], blob)
     return crop, label, heat, pip_mask
+
+
+def crop_warp(rng: np.random.Generator, cfg: SampleConfig) -> np.ndarray:
+    """A 2x3 map of crop pixels about the centre: a random turn, a flip half the time, and a squeeze
+    along a random axis (a tilted camera's view of the top face)."""
+    half = cfg.crop / 2
+    axis = rng.uniform(0, math.pi)
+    squeeze = 1.0 - rng.uniform(0, cfg.squeeze_max) if rng.random() < 0.5 else 1.0
+    along = np.array([math.cos(axis), math.sin(axis)])
+    linear = np.eye(2) - (1.0 - squeeze) * np.outer(along, along)
+    angle = rng.uniform(0, 2 * math.pi)
+    turn = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    linear = turn @ linear
+    if rng.random() < 0.5:
+        linear = linear @ np.diag([-1.0, 1.0])
+    shift = np.array([half, half]) - linear @ np.array([half, half])
+    return np.hstack([linear, shift[:, None]])
 
 
 def background_point(scene: Scene, size: float, rng: np.random.Generator, cfg: SampleConfig) -> np.ndarray:
