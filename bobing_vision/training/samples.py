@@ -21,6 +21,7 @@ from bobing_vision.vision.detector import (
     READER_STRIDE,
     UNREADABLE_CLASS,
     cut_crops,
+    locator_input_size,
 )
 
 
@@ -28,7 +29,7 @@ from bobing_vision.vision.detector import (
 class SampleConfig:
     """Geometry of the training samples; runtime geometry lives in vision.detector.DetectorConfig."""
 
-    locator_input: tuple[int, int] = (288, 384)  # H, W the locator is exported at (640x480 -> x0.6)
+    locator_input: tuple[int, int] = (288, 384)  # H, W the locator is traced at before its size is freed
     patch: int = 192  # locator training patch side: fully convolutional, smaller is cheaper
     scale_jitter: float = 0.7  # log-uniform +- around the runtime scale: dice 2x smaller or bigger
     min_die_px: float = 7.0  # do not train on dice smaller than this in locator input pixels
@@ -48,9 +49,11 @@ class SampleConfig:
     synth_share: float = 0.5  # share of each batch from generated scenes; real sets share the rest
 
 
-def runtime_scale(scene: Scene, cfg: SampleConfig) -> float:
+def runtime_scale(scene: Scene) -> float:
+    """The scale the detector will run this scene's frame at (`locator_input_size`)."""
     h, w = scene.image.shape[:2]
-    return min(cfg.locator_input[0] / h, cfg.locator_input[1] / w)
+    in_h, in_w = locator_input_size(h, w)
+    return min(in_h / h, in_w / w)
 
 
 def locator_sample(
@@ -58,7 +61,7 @@ def locator_sample(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(patch HxWx3 uint8, heat (1,h,w), regression (4,h,w): off_x, off_y, log size, mask)."""
     p = cfg.patch
-    scale = runtime_scale(scene, cfg) * math.exp(rng.uniform(-cfg.scale_jitter, cfg.scale_jitter))
+    scale = runtime_scale(scene) * math.exp(rng.uniform(-cfg.scale_jitter, cfg.scale_jitter))
     if scene.dice:
         median = float(np.median([d.size for d in scene.dice]))
         scale = max(scale, cfg.min_die_px * 1.2 / median)

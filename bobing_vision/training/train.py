@@ -22,6 +22,7 @@ from torch.nn import functional as F
 
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.nets import LocatorNet, ReaderNet
+from bobing_vision.training.onnx_shapes import free_input_size
 from bobing_vision.training.samples import SampleConfig, locator_batch, reader_batch, source_weights
 from bobing_vision.training.scenes import Scene
 from bobing_vision.vision.detector import LOCATOR_FILE, READER_FILE
@@ -185,10 +186,12 @@ def export(locator: LocatorNet, reader: ReaderNet, out_dir: Path, sample: Sample
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # the TorchScript exporter is the stable one here
         export_both(locator, reader, frame, crops, loc_path, read_path)
-    with torch.no_grad():
-        expected = [locator(frame).numpy(), *(t.numpy() for t in reader(crops))]
+    free_input_size(loc_path)
+    wide = torch.rand(1, 3, sample.locator_input[0], sample.locator_input[0] * 16 // 9 // 16 * 16, generator=gen) * 255
+    with torch.no_grad():  # the freed locator must agree at the traced size and at another aspect
+        expected = [locator(frame).numpy(), locator(wide).numpy(), *(t.numpy() for t in reader(crops))]
     got = []
-    for path, x in ((loc_path, frame), (read_path, crops)):
+    for path, x in ((loc_path, frame), (loc_path, wide), (read_path, crops)):
         sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         got += sess.run(None, {sess.get_inputs()[0].name: x.numpy()})
     diff = max(float(np.abs(a - b).max()) for a, b in zip(expected, got))

@@ -36,6 +36,9 @@ UNREADABLE_CLASS = 6  # the reader's class for a die whose top face can't be rea
 NOT_A_DIE_CLASS = 7  # the reader's class for a crop with no die top face (coin, crumb, pattern dot)
 PAD_VALUE = 114  # letterbox fill: a neutral grey the locator was trained with
 AREA_SHRINK = 1.5  # crops shrinking the frame more than this are area-averaged: a bilinear warp aliases pips
+LOCATOR_SHORT_SIDE = 288  # a frame's short side in locator input pixels: 640x480 -> x0.6, as trained
+LOCATOR_MULTIPLE = 16  # the locator's deepest stride: input sides are multiples of it
+LOCATOR_MAX_ASPECT = 2.0  # a panorama beyond 2:1 is letterboxed rather than given an ever longer input
 
 
 @dataclass(frozen=True)
@@ -155,11 +158,23 @@ def to_tensor(images: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32)
 
 
+def locator_input_size(height: int, width: int) -> tuple[int, int]:
+    """The locator's input (H, W) for a frame of this size: its short side at LOCATOR_SHORT_SIDE and its
+    aspect kept (to a multiple of LOCATOR_MULTIPLE), so dice in a portrait or 16:9 frame are as big to
+    the locator as in a 4:3 one (4:3 -> 288x384, 16:9 -> 288x512, square -> 288x288)."""
+    aspect = min(max(height, width) / max(1, min(height, width)), LOCATOR_MAX_ASPECT)
+    long = int(round(LOCATOR_SHORT_SIDE * aspect / LOCATOR_MULTIPLE)) * LOCATOR_MULTIPLE
+    return (LOCATOR_SHORT_SIDE, long) if width >= height else (long, LOCATOR_SHORT_SIDE)
+
+
 def preprocess_locator(
-    frame: np.ndarray, in_h: int, in_w: int, roi: Box | None = None
+    frame: np.ndarray, in_h: int | None = None, in_w: int | None = None, roi: Box | None = None
 ) -> tuple[np.ndarray, FrameTransform]:
+    """The frame (or its ROI) letterboxed to in_h x in_w; None: to `locator_input_size` of the ROI."""
     check_frame(frame)
     x0, y0, x1, y1 = clip_roi(roi, frame.shape[1], frame.shape[0])
+    if in_h is None or in_w is None:
+        in_h, in_w = locator_input_size(y1 - y0, x1 - x0)
     canvas, scale = letterbox(frame[y0:y1, x0:x1], in_h, in_w)
     return to_tensor(canvas), FrameTransform(scale=scale, offset=(float(x0), float(y0)))
 
@@ -315,11 +330,15 @@ class DiceDetector:
         self.locator = make_session(folder / LOCATOR_FILE)
         self.reader = make_session(folder / READER_FILE)
         shape = self.locator.get_inputs()[0].shape
-        self.locator_hw = (int(shape[2]), int(shape[3]))
+        # A locator exported for one input size gets every frame letterboxed to it; one with free
+        # H and W (training/onnx_shapes.py) gets an input of each frame's own aspect.
+        fixed = all(isinstance(d, int) for d in shape[2:4])
+        self.locator_hw: tuple[int, int] | None = (int(shape[2]), int(shape[3])) if fixed else None
         self.crop = int(self.reader.get_inputs()[0].shape[2])
 
     def locate(self, frame: np.ndarray, roi: Box | None = None) -> Located:
-        tensor, transform = preprocess_locator(frame, *self.locator_hw, roi=roi)
+        in_h, in_w = self.locator_hw if self.locator_hw is not None else (None, None)
+        tensor, transform = preprocess_locator(frame, in_h, in_w, roi=roi)
         (output,) = self.locator.run(None, {self.locator.get_inputs()[0].name: tensor})
         return postprocess_locator(output, transform, self.config)
 

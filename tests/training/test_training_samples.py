@@ -15,7 +15,7 @@ from bobing_vision.vision.detector import LOCATOR_STRIDE, NOT_A_DIE_CLASS, READE
 
 NO_AUG = AugmentConfig(
     gain_sigma=0.0, brightness_sigma=0.0, contrast_range=(1.0, 1.0), gamma_sigma=0.0, desaturate_p=0.0,
-    blur_p=0.0, noise_p=0.0, jpeg_p=0.0,
+    blur_p=0.0, noise_p=0.0, jpeg_p=0.0, channel_swap_p=0.0,
 )
 
 
@@ -79,6 +79,26 @@ def test_photometric_keeps_shape_and_changes_pixels() -> None:
     assert not np.array_equal(out, image)
 
 
+def test_channel_swap_never_touches_red_pips() -> None:
+    image = one_die_scene(red=True).image
+    swap_only = AugmentConfig(**{**NO_AUG.__dict__, "channel_swap_p": 1.0})
+    swapped = [photometric(image, np.random.default_rng(seed), swap_only) for seed in range(6)]
+    assert any(not np.array_equal(out, image) for out in swapped)
+    assert all(np.array_equal(photometric(image, np.random.default_rng(seed), swap_only, keep_colours=True), image)
+               for seed in range(6))
+
+
+def test_squeezed_reader_crop_keeps_pips_on_their_targets() -> None:
+    """The crop warp (turn, flip, squeeze) moves the image and the pip heat alike."""
+    scene = one_die_scene(face=4, red=False)
+    cfg = SampleConfig(negative_share=0.0, center_jitter=0.0, size_jitter=0.0, squeeze_max=0.3)
+    for seed in range(8):
+        crop, _, heat, _ = reader_sample(scene, np.random.default_rng(seed), cfg, NO_AUG)
+        for r, c in np.argwhere(heat[0] == heat[0].max()):
+            y, x = int((r + 0.5) * READER_STRIDE), int((c + 0.5) * READER_STRIDE)
+            assert crop[y, x].mean() < 120, f"seed {seed}: pip target at ({x}, {y}) is not on a dark pip"
+
+
 def test_training_smoke_run_exports_matching_onnx(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from bobing_vision.training.train import TrainConfig, train
@@ -88,4 +108,6 @@ def test_training_smoke_run_exports_matching_onnx(tmp_path: Path) -> None:
     result = train(scenes, tmp_path, TrainConfig(epochs=1, locator_batch=2, reader_batch=8), max_steps=1)
     assert result.steps == 1 and result.export_max_diff < 1e-3
     detector = DiceDetector(tmp_path)
+    assert detector.locator_hw is None  # the exported locator takes any input size
     assert isinstance(detector.detect(scenes[0].image), list)
+    assert isinstance(detector.detect(np.zeros((360, 640, 3), np.uint8)), list)

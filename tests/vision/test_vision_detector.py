@@ -26,6 +26,7 @@ from bobing_vision.vision.detector import (
     cut_crops,
     postprocess_locator,
     postprocess_reader,
+    locator_input_size,
     preprocess_locator,
     read_pips,
 )
@@ -152,6 +153,19 @@ def nearest(cands: list[DieCandidate], center: tuple[float, float], radius: floa
     return cands[best] if best >= 0 and dist[best] <= radius else None
 
 
+@pytest.mark.parametrize(("height", "width", "expected"), [
+    (480, 640, (288, 384)), (1080, 1920, (288, 512)), (640, 480, (384, 288)), (640, 640, (288, 288)),
+    (100, 1000, (288, 576)),  # a panorama stops at 2:1 and is letterboxed
+])
+def test_locator_input_keeps_the_frame_aspect(height: int, width: int, expected: tuple[int, int]) -> None:
+    assert locator_input_size(height, width) == expected
+
+
+def test_locator_input_of_a_wide_frame_keeps_the_dice_scale() -> None:
+    tensor, tf = preprocess_locator(np.zeros((720, 1280, 3), np.uint8))
+    assert tensor.shape == (1, 3, 288, 512) and tf.scale == pytest.approx(0.4)
+
+
 @pytest.fixture(scope="module")
 def detector() -> DiceDetector:
     if not HAVE_MODELS:
@@ -160,7 +174,7 @@ def detector() -> DiceDetector:
 
 
 def test_committed_models_fit_the_contract(detector: DiceDetector) -> None:
-    assert detector.locator_hw[0] % LOCATOR_STRIDE == 0 and detector.locator_hw[1] % LOCATOR_STRIDE == 0
+    assert detector.locator_hw is None, "the committed locator takes any input size"
     sizes = sum(p.stat().st_size for p in DEFAULT_MODELS_DIR.glob("*.onnx"))
     assert sizes <= 5_000_000
     blank = np.full((480, 640, 3), 128, np.uint8)
@@ -197,3 +211,16 @@ def test_committed_models_read_generated_scenes(detector: DiceDetector) -> None:
                 flat += 1
                 faces += near.face == d.face
     assert hits >= 0.8 * 24 and faces >= 0.9 * flat
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+@pytest.mark.parametrize("name", ["scene_0004.jpg", "scene_0009.jpg"])
+def test_committed_models_read_a_portrait_frame_like_a_landscape_one(detector: DiceDetector, name: str) -> None:
+    """A camera mounted sideways: the same throw, turned 90 degrees, reads the same."""
+    labels = load_labels(SAMPLES)
+    expected = sorted(d.face for d in labels[name].dice)
+    frame = cv2.imread(str(SAMPLES / name))
+    for view in (frame, cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE)):
+        assert sorted(c.face for c in detector.detect(view) if c.score >= 0.5) == expected
