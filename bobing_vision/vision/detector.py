@@ -263,22 +263,26 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+NEIGHBOURS = np.mgrid[-1:2, -1:2]  # (2, 3, 3) row and column offsets of a 3x3 neighbourhood
+
+
 def read_pips(heat: np.ndarray, origin: np.ndarray, scale: float, threshold: float) -> tuple[Pip, ...]:
     """One crop's (2, h, w) pip heat -> pips in frame pixels; a cell is red when its red heat wins."""
     both = heat.max(axis=0)
     peaks = find_peaks(both, threshold, 1, 12)
-    pips = []
-    for r, c in peaks:
-        # centroid of the 3x3 neighbourhood for a sub-cell centre
-        r0, r1, c0, c1 = max(0, r - 1), min(both.shape[0], r + 2), max(0, c - 1), min(both.shape[1], c + 2)
-        patch = both[r0:r1, c0:c1]
-        yy, xx = np.mgrid[r0:r1, c0:c1]
-        total = float(patch.sum())
-        cy, cx = float((patch * yy).sum()) / total, float((patch * xx).sum()) / total
-        u, v = (cx + 0.5) * READER_STRIDE, (cy + 0.5) * READER_STRIDE
-        center = (float(origin[0] + u * scale), float(origin[1] + v * scale))
-        pips.append(Pip(center=center, red=bool(heat[1, r, c] > heat[0, r, c])))
-    return tuple(pips)
+    if len(peaks) == 0:
+        return ()
+    rows, cols = peaks[:, 0], peaks[:, 1]
+    # the heat-weighted centroid of each peak's 3x3 neighbourhood (cells off the map weigh nothing)
+    dr, dc = NEIGHBOURS
+    patches = np.pad(both, 1)[rows[:, None, None] + 1 + dr, cols[:, None, None] + 1 + dc]
+    total = patches.sum(axis=(1, 2))
+    cy = rows + (patches * dr).sum(axis=(1, 2)) / total
+    cx = cols + (patches * dc).sum(axis=(1, 2)) / total
+    xs = origin[0] + (cx + 0.5) * READER_STRIDE * scale
+    ys = origin[1] + (cy + 0.5) * READER_STRIDE * scale
+    red = heat[1, rows, cols] > heat[0, rows, cols]
+    return tuple(Pip(center=(float(x), float(y)), red=bool(r)) for x, y, r in zip(xs, ys, red))
 
 
 def postprocess_reader(
