@@ -131,7 +131,12 @@ def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
     if bowl is None:
         return ReadingStatus.NO_BOWL
     if any(not d.in_bowl for d in dice):
-        return ReadingStatus.OUT_OF_BOWL
+        # A die out of the bowl voids the throw only while the dice read for certain, in and out,
+        # are at most six; more, and something read as a die is not one (a tablecloth's pattern, a
+        # coin in the bowl), so no verdict: a false void loses a throw as surely as a wrong award.
+        if sum(1 for d in dice if d.readable) <= 6:
+            return ReadingStatus.OUT_OF_BOWL
+        return ReadingStatus.WRONG_DICE_COUNT
     if len(dice) != 6:
         return ReadingStatus.WRONG_DICE_COUNT
     if any(not d.readable for d in dice):

@@ -106,7 +106,8 @@ class Reading:
         """A person's sentence for the status: '5 dice seen', 'can't read die 3 — please look'."""
         if self.status is ReadingStatus.WRONG_DICE_COUNT:
             n = sum(1 for d in self.dice if d.in_bowl)
-            return f"{n} dice seen"
+            out = len(self.dice) - n
+            return f"{n} dice seen" + (f" and {out} outside the bowl — please look" if out else "")
         if self.status is ReadingStatus.UNREADABLE:
             bad = [i + 1 for i, d in enumerate(self.dice) if not d.readable]
             which = ", ".join(str(i) for i in bad) or "?"
