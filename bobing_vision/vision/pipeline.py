@@ -108,7 +108,7 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
     red = sum(1 for p in candidate.pips if p.red)
     # Pips found must count the face; a near-certain face may be off by the pip reader's usual slip.
     slack = config.pip_slack if confidence >= config.sure_face_prob else 0
-    if pips and abs(pips - face) > slack:
+    if pips and abs(pips - face) > slack and confidence < config.certain_face_prob:
         return None, f"{pips} pips seen on a {face}"
     if red and face not in config.red_faces:
         return None, f"red pips on a {face}"

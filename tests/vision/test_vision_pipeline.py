@@ -85,7 +85,7 @@ def test_the_rules_passed_in_are_used() -> None:
         ("one unsure", six("44441") + [die(320, 300, 2, prob=0.5)], ReadingStatus.UNREADABLE, "can't read die"),
         ("pips one off, face not sure enough", six("44441") + [die(320, 300, 6, prob=0.85, pips=5)],
          ReadingStatus.UNREADABLE, "can't read die"),
-        ("pips two off, face sure", six("44441") + [die(320, 300, 6, pips=4)], ReadingStatus.UNREADABLE,
+        ("pips two off, face sure", six("44441") + [die(320, 300, 6, prob=0.93, pips=4)], ReadingStatus.UNREADABLE,
          "can't read die"),
         ("red pips on a 3", six("44441") + [die(320, 300, 3, red=1)], ReadingStatus.UNREADABLE, "can't read die"),
     ],
@@ -107,6 +107,7 @@ def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], st
         ("a sure 6 with one pip missed", die(320, 300, 6, pips=5)),
         ("a sure red 1 seen as two pips", die(320, 300, 1, pips=2, red=1)),
         ("a red 4 with some pips taken for black", die(320, 300, 4, red=2)),
+        ("a certain 6 whose pips the pip reader miscounts", die(320, 300, 6, prob=0.98, pips=3)),
     ],
 )
 def test_faces_that_are_read(case: str, candidate: DieCandidate) -> None:
