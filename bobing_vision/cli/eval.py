@@ -22,10 +22,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--annotate", type=Path, metavar="OUTDIR", help="draw found dice and every mistake here")
     parser.add_argument("--limit", type=positive_int, metavar="N", help="only the first N labelled images by name")
     parser.add_argument("--worst", type=positive_int, default=10, metavar="N", help="how many worst images to name")
+    parser.add_argument("--models", type=Path, metavar="DIR", help="the ONNX models (default: models/)")
     return parser
 
 
-def _default_reader() -> DiceReader | str:
+def _default_reader(models: Path | None = None) -> DiceReader | str:
     """The real reader, or a one-line reason it cannot be had."""
     try:
         from bobing_vision.vision.pipeline import OnnxDiceReader
@@ -34,7 +35,7 @@ def _default_reader() -> DiceReader | str:
     from bobing_vision.errors import BobingError
 
     try:
-        return OnnxDiceReader(track_bowl=False)  # a labelled set is unrelated photos, not one camera
+        return OnnxDiceReader(models_dir=models, track_bowl=False)  # a labelled set is unrelated photos, not one camera
     except (BobingError, OSError) as exc:
         return f"the dice reader cannot start: {exc}"
 
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None, *, reader: DiceReader | None = None) -> 
         print(f"bobing eval: expected a labelled set (a folder with {LABELS_FILE}), got {args.folder}", file=sys.stderr)
         return 2
     if reader is None:
-        found = _default_reader()
+        found = _default_reader(args.models)
         if isinstance(found, str):
             print(f"bobing eval: {found}", file=sys.stderr)
             return 2

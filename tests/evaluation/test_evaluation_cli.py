@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from bobing_vision.cli import eval as eval_cli
 from bobing_vision.dataset.labels import load_labels
 from bobing_vision.evaluation.draw import MistakeStyle
+from bobing_vision.vision.detector import DEFAULT_MODELS_DIR
 from bobing_vision.vision.imageio import load_image
 from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
 
@@ -123,3 +125,12 @@ def test_five_real_photos_of_byler(tmp_path: Path, capsys) -> None:
     assert data["worst"] == [{"file": names[0], "errors": 1, "missed": 0, "extra": 0, "wrong_face": 1,
                               "wrong_in_bowl": 0}]
     assert sorted(p.name for p in outdir.iterdir()) == names
+
+
+def test_models_from_another_folder_are_used(labelled_set: Path, tmp_path: Path, capsys) -> None:
+    """`--models DIR` scores a model being tried (a training run's output) with the whole pipeline."""
+    code, _, err = run(capsys, [str(labelled_set), "--models", str(tmp_path / "nowhere")], None)
+    assert code == 2 and "nowhere" in err
+    shutil.copytree(DEFAULT_MODELS_DIR, tmp_path / "trial", ignore=shutil.ignore_patterns("*.md"))
+    code, out, _ = run(capsys, [str(labelled_set), "--models", str(tmp_path / "trial"), "--json"], None)
+    assert code == 0 and json.loads(out)["images"] >= 1
