@@ -24,6 +24,7 @@ from bobing_vision.vision.detector import DieCandidate
 from bobing_vision.vision.reading import Bowl, Box, DieReading, Point, Reading, ReadingStatus
 
 MIN_SIDE = 8  # the detector's own minimum; a smaller frame cannot hold a die
+DICE_PER_THROW = 6
 
 
 class Detector(Protocol):
@@ -58,10 +59,13 @@ def _die_width(box: Box) -> float:
 
 
 def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -> list[DieCandidate]:
-    """Strongest first, drop any candidate whose centre is within a share of a kept die's width."""
+    """Strongest first, drop weak candidates and any whose centre is within a share of a kept die's width."""
     kept: list[DieCandidate] = []
-    for c in sorted(candidates, key=lambda c: -c.score):
-        if c.score < config.min_die_score:
+    ranked = sorted(candidates, key=lambda c: -c.score)
+    strong = sum(1 for c in ranked if c.score >= config.strong_die_score)
+    floor = config.strong_die_score if strong >= DICE_PER_THROW else config.min_die_score
+    for c in ranked:
+        if c.score < floor:
             continue
         if all(_distance(c.center, k.center) >= config.duplicate_frac * max(_die_width(c.box), _die_width(k.box))
                for k in kept):

@@ -163,6 +163,13 @@ def test_weak_candidates_are_dropped() -> None:
     assert reading.status is ReadingStatus.OK
 
 
+def test_a_weak_die_counts_only_while_six_strong_ones_are_not_found() -> None:
+    """Between min_die_score and strong_die_score: a seventh is clutter, a sixth is the missing die."""
+    weak = die(320, 300, 2, score=0.45, prob=0.5)
+    assert read(six("444411") + [weak]).status is ReadingStatus.OK
+    assert read(six("44441") + [weak]).status is ReadingStatus.UNREADABLE
+
+
 @pytest.mark.parametrize(
     ("case", "x", "inside"),
     [
