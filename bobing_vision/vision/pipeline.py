@@ -110,8 +110,11 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
         return None, f"face {face} only {confidence:.2f} sure"
     pips = len(candidate.pips)
     red = sum(1 for p in candidate.pips if p.red)
-    # Pips found must count the face; a near-certain face may be off by the pip reader's usual slip.
-    slack = config.pip_slack if confidence >= config.sure_face_prob else 0
+    # Pips found must count the face; a near-certain face may be off by the pip reader's usual slip,
+    # but not when red and black pips are seen together on a Chinese die: two faces in view (a
+    # leaning die shows its side) or a misread, never a slip.
+    mixed = chinese and 0 < red < pips
+    slack = config.pip_slack if confidence >= config.sure_face_prob and not mixed else 0
     if pips and abs(pips - face) > slack and confidence < config.certain_face_prob:
         return None, f"{pips} pips seen on a {face}"
     if red and face not in config.red_faces:

@@ -88,6 +88,8 @@ def test_the_rules_passed_in_are_used() -> None:
         ("pips two off, face sure", six("44441") + [die(320, 300, 6, prob=0.93, pips=4)], ReadingStatus.UNREADABLE,
          "can't read die"),
         ("red pips on a 3", six("44441") + [die(320, 300, 3, red=1)], ReadingStatus.UNREADABLE, "can't read die"),
+        ("a leaning Chinese die: a sure 4 with red and black pips, one too many",
+         six("44441") + [die(320, 300, 4, prob=0.93, pips=5, red=3)], ReadingStatus.UNREADABLE, "can't read die"),
     ],
 )
 def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], status: ReadingStatus,
