@@ -108,10 +108,11 @@ class ReaderConfig:
     sure_face_prob: float = 0.90
     # ...by at most this many pips (a gross disagreement still means a misread).
     pip_slack: int = 1
-    # A face at least this sure is read whatever the pips found: the pip heat is learnt from generated
-    # dice only and miscounts real ones (byler photos: 120 of 959 faces at >= 0.97 had pips off by two
-    # or more, all 120 right). Seed 4040: 0.95 read 8 more of 200 throws than 1.01 (never), no more
-    # wrong faces; byler face accuracy 70.8% -> 78.2%, the same 17 wrong.
+    # A face at least this sure is read whatever the pips found, their count or their colour: the pip
+    # heat is learnt from generated dice only and miscounts real ones (byler photos: 120 of 959 faces
+    # at >= 0.97 had pips off by two or more, all 120 right), and it takes a black pip for red now and
+    # then (seed 4040, final model: 14 of 15 "red pips on a 2/3/5/6" were right). Seed 4040: 0.95 read
+    # 10 more of 200 throws than 1.01 (never), no more wrong faces; byler face accuracy +7 points.
     certain_face_prob: float = 0.95
     # Grow the bowl's box by this share of its size for the detector: dice just outside are found.
     # None: always search the whole frame (a die that flew across the table is still seen).

@@ -115,7 +115,9 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
     # leaning die shows its side) or a misread, never a slip.
     mixed = chinese and 0 < red < pips
     slack = config.pip_slack if confidence >= config.sure_face_prob and not mixed else 0
-    if pips and abs(pips - face) > slack and confidence < config.certain_face_prob:
+    if confidence >= config.certain_face_prob:
+        return face, None
+    if pips and abs(pips - face) > slack:
         return None, f"{pips} pips seen on a {face}"
     if red and face not in config.red_faces:
         return None, f"red pips on a {face}"

@@ -87,7 +87,8 @@ def test_the_rules_passed_in_are_used() -> None:
          ReadingStatus.UNREADABLE, "can't read die"),
         ("pips two off, face sure", six("44441") + [die(320, 300, 6, prob=0.93, pips=4)], ReadingStatus.UNREADABLE,
          "can't read die"),
-        ("red pips on a 3", six("44441") + [die(320, 300, 3, red=1)], ReadingStatus.UNREADABLE, "can't read die"),
+        ("red pips on a 3", six("44441") + [die(320, 300, 3, prob=0.93, red=1)], ReadingStatus.UNREADABLE,
+         "can't read die"),
         ("a leaning Chinese die: a sure 4 with red and black pips, one too many",
          six("44441") + [die(320, 300, 4, prob=0.93, pips=5, red=3)], ReadingStatus.UNREADABLE, "can't read die"),
     ],
@@ -110,6 +111,7 @@ def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], st
         ("a sure red 1 seen as two pips", die(320, 300, 1, pips=2, red=1)),
         ("a red 4 with some pips taken for black", die(320, 300, 4, red=2)),
         ("a certain 6 whose pips the pip reader miscounts", die(320, 300, 6, prob=0.98, pips=3)),
+        ("a certain 3 with one pip taken for red", die(320, 300, 3, prob=0.98, red=1)),
     ],
 )
 def test_faces_that_are_read(case: str, candidate: DieCandidate) -> None:
@@ -133,7 +135,7 @@ def test_unreadable_die_keeps_its_place_and_is_not_guessed() -> None:
     ],
 )
 def test_a_black_one_is_read_only_among_ordinary_dice(case: str, others: str, readable: bool) -> None:
-    reading = read(six(others)[:5] + [die(320, 300, 1, red=0)])
+    reading = read(six(others)[:5] + [die(320, 300, 1, prob=0.93, red=0)])
     assert reading.dice[-1].readable is readable, (case, reading.notes)
 
 
