@@ -224,3 +224,19 @@ def test_committed_models_read_a_portrait_frame_like_a_landscape_one(detector: D
     frame = cv2.imread(str(SAMPLES / name))
     for view in (frame, cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE)):
         assert sorted(c.face for c in detector.detect(view) if c.score >= 0.5) == expected
+
+
+def test_a_second_look_keeps_faces_and_pips_in_place() -> None:
+    """Reading every die again turned (and turning its pip heat back) must not move a pip or change
+    a clear face: only doubtful faces may change."""
+    if not HAVE_MODELS:
+        pytest.skip("no committed models in models/")
+    frame = cv2.imread(str(SAMPLES / "scene_0009.jpg"))
+    once = DiceDetector(config=DetectorConfig(second_look_below=0.0)).detect(frame)
+    always = DiceDetector(config=DetectorConfig(second_look_below=1.01)).detect(frame)
+    clear = [(a, b) for a, b in zip(once, always) if a.score >= 0.5 and a.face_confidence >= 0.95]
+    assert len(clear) >= 5
+    for a, b in clear:
+        assert b.face == a.face and b.pip_count == a.pip_count
+        for p, q in zip(sorted(a.pips, key=lambda p: p.center), sorted(b.pips, key=lambda p: p.center)):
+            assert abs(p.center[0] - q.center[0]) < 1.5 and abs(p.center[1] - q.center[1]) < 1.5
