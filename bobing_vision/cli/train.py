@@ -26,6 +26,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--mine-from", type=Path, default=None, metavar="DIR",
         help="models whose false dice on the training scenes become hard 'not a die' examples",
     )
+    parser.add_argument(
+        "--init-from", type=Path, default=None, metavar="DIR",
+        help="continue from the torch weights (weights.pt) an earlier run saved in DIR",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     return parser.parse_args(argv)
@@ -73,7 +77,12 @@ def main(argv: list[str] | None = None) -> int:
         print("bobing train: expected some training scenes, got none (--real / --synth)", file=sys.stderr)
         return 2
     cfg = TrainConfig(epochs=args.epochs, seed=args.seed, threads=args.threads)
-    result = train(scenes, args.out, cfg, max_steps=args.max_steps, log=lambda s: print(s, flush=True))
+    try:
+        result = train(scenes, args.out, cfg, max_steps=args.max_steps, log=lambda s: print(s, flush=True),
+                       init_from=args.init_from)
+    except FileNotFoundError as exc:
+        print(f"bobing train: {exc}", file=sys.stderr)
+        return 2
     print(
         f"wrote {result.locator} and {result.reader} after {result.steps} steps in {result.seconds:.0f}s; "
         f"ONNX vs torch max difference {result.export_max_diff:.1e}"

@@ -27,6 +27,8 @@ from bobing_vision.training.samples import SampleConfig, locator_batch, reader_b
 from bobing_vision.training.scenes import Scene
 from bobing_vision.vision.detector import LOCATOR_FILE, READER_FILE
 
+CHECKPOINT_FILE = "weights.pt"  # both nets' torch weights, beside the ONNX files: a run can be continued
+
 
 @dataclass(frozen=True)
 class TrainConfig:
@@ -116,14 +118,28 @@ def batches(
         yield q.get()
 
 
+def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:
+    """Start from the weights a previous run saved in `folder` (its CHECKPOINT_FILE)."""
+    path = folder / CHECKPOINT_FILE
+    if not path.is_file():
+        raise FileNotFoundError(f"expected {CHECKPOINT_FILE} from an earlier `bobing train` in {folder}, got none")
+    state = torch.load(path, map_location="cpu", weights_only=True)
+    locator.load_state_dict(state["locator"])
+    reader.load_state_dict(state["reader"])
+
+
 def train(
     scenes: list[Scene], out_dir: Path, cfg: TrainConfig = TrainConfig(), sample: SampleConfig = SampleConfig(),
     aug: AugmentConfig = AugmentConfig(), max_steps: int | None = None, log: Callable[[str], None] | None = None,
+    init_from: Path | None = None,
 ) -> TrainResult:
-    """Train both nets on `scenes` and write the two .onnx files into `out_dir`."""
+    """Train both nets on `scenes` (from the weights saved in `init_from`, if given) and write the two
+    .onnx files and the torch weights into `out_dir`."""
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     locator, reader = LocatorNet(), ReaderNet()
+    if init_from is not None:
+        load_weights(locator, reader, init_from)
     params = list(locator.parameters()) + list(reader.parameters())
     opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps = max(1, cfg.epochs * math.ceil(len(scenes) / cfg.locator_batch))
@@ -151,6 +167,7 @@ def train(
             text = " ".join(f"{k}={v:.3f}" for k, v in running.items())
             log(f"step {step + 1}/{steps} {time.monotonic() - start:.0f}s {text}")
     out_dir.mkdir(parents=True, exist_ok=True)
+    torch.save({"locator": locator.state_dict(), "reader": reader.state_dict()}, out_dir / CHECKPOINT_FILE)
     diff = export(locator, reader, out_dir, sample)
     return TrainResult(
         locator=out_dir / LOCATOR_FILE, reader=out_dir / READER_FILE, steps=steps,

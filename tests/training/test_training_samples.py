@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -111,3 +112,22 @@ def test_training_smoke_run_exports_matching_onnx(tmp_path: Path) -> None:
     assert detector.locator_hw is None  # the exported locator takes any input size
     assert isinstance(detector.detect(scenes[0].image), list)
     assert isinstance(detector.detect(np.zeros((360, 640, 3), np.uint8)), list)
+
+
+def test_a_run_continues_from_the_weights_an_earlier_run_saved(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    import torch
+
+    from bobing_vision.training.train import CHECKPOINT_FILE, TrainConfig, train
+
+    scenes = [one_die_scene(face=f) for f in (1, 4)]
+    cfg = TrainConfig(epochs=1, locator_batch=2, reader_batch=8, lr=0.0)  # no update: the weights pass through
+    train(scenes, tmp_path / "first", cfg, max_steps=1)
+    # another seed starts from other random weights: only loading the first run's can make them equal
+    train(scenes, tmp_path / "second", replace(cfg, seed=1), max_steps=1, init_from=tmp_path / "first")
+    first = torch.load(tmp_path / "first" / CHECKPOINT_FILE, weights_only=True)
+    second = torch.load(tmp_path / "second" / CHECKPOINT_FILE, weights_only=True)
+    weights = [k for k in first["reader"] if "running" not in k and "num_batches" not in k]
+    assert weights and all(torch.equal(first["reader"][k], second["reader"][k]) for k in weights)
+    with pytest.raises(FileNotFoundError, match=CHECKPOINT_FILE):
+        train(scenes, tmp_path / "third", cfg, max_steps=1, init_from=tmp_path / "nowhere")
