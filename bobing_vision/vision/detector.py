@@ -50,7 +50,9 @@ class DetectorConfig:
     # heat x P(die) = 0.3, the equal-error point on generated scenes of a seed training never used (555)
     score_power: float = 0.576
     max_candidates: int = 32  # more dice than this in one frame is not a Bobing table
-    min_peak_distance_cells: int = 1  # 3x3 peaks: at 640x480 touching dice are ~3 cells apart, so 2 (5x5) lost one of them (41 of 1130 flat dice, seed 4040); merge_duplicates drops the doubles
+    # Peaks are 3x3 local maxima: at 640x480 touching dice are ~3 cells apart, and 2 (5x5) lost one of
+    # them (41 of 1130 flat dice, seed 4040); the pipeline's merge_duplicates drops the doubles.
+    min_peak_distance_cells: int = 1
     crop_face_fraction: float = 0.6  # the top face fills this share of the reader crop's side
     pip_threshold: float = 0.35  # pip heat a peak needs to count as a pip
     pip_window: float = 0.45  # pips further from the centre than this share of the face side are a neighbour's
@@ -314,9 +316,9 @@ def read_pips(heat: np.ndarray, origin: np.ndarray, scale: float, threshold: flo
 
 
 def postprocess_reader(
-    logits: np.ndarray, pip_heat: np.ndarray, located: Located, transform: CropTransform, config: DetectorConfig
+    probs: np.ndarray, pip_heat: np.ndarray, located: Located, transform: CropTransform, config: DetectorConfig
 ) -> list[DieCandidate]:
-    probs = softmax(logits.astype(np.float64))
+    """The reader's class probabilities (N, classes) and pip heat -> candidates in frame pixels."""
     scores, faces = candidate_scores(located.scores, probs, config), face_probabilities(probs)
     out = []
     for i in range(len(located.centers)):
@@ -384,8 +386,7 @@ class DiceDetector:
         unsure = np.nonzero(worth & (face_confidences(probs) < self.config.second_look_below))[0]
         if len(unsure):
             probs[unsure] = self._read_turned(crops[unsure], probs[unsure])
-        logits = np.log(np.maximum(probs, 1e-12))  # log-probabilities are logits of the same softmax
-        return postprocess_reader(logits, pip_heat, located, transform, self.config)
+        return postprocess_reader(probs, pip_heat, located, transform, self.config)
 
     def _read_crops(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(N, classes) probabilities and (N, 2, h, w) pip heat of uint8 crops (N, S, S, 3)."""

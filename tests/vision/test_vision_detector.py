@@ -116,9 +116,9 @@ def test_read_pips_finds_black_and_red_pips_in_frame_pixels() -> None:
 
 def test_postprocess_reader_splits_not_a_die_from_unreadable() -> None:
     located = Located(centers=np.array([[50.0, 60.0]]), sizes=np.array([20.0]), scores=np.array([0.8]))
-    logits = np.log(np.array([[0.6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.2]]) + 1e-12)
+    probs = np.array([[0.6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.2, 0.2]])
     tf = CropTransform(origins=np.array([[30.0, 40.0]]), scales=np.array([1.0]))
-    (c,) = postprocess_reader(logits, np.zeros((1, 2, 20, 20), np.float32), located, tf, DetectorConfig())
+    (c,) = postprocess_reader(probs, np.zeros((1, 2, 20, 20), np.float32), located, tf, DetectorConfig())
     assert c.score == pytest.approx((0.8 * 0.8) ** DetectorConfig().score_power)  # locator heat x P(a die)
     assert c.face_probs[0] == pytest.approx(0.75) and c.unreadable_prob == pytest.approx(0.25)
     assert c.box == (40.0, 50.0, 60.0, 70.0) and c.pips == ()
