@@ -12,9 +12,8 @@ from collections.abc import Sequence
 
 from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.rules import Award, classify
+from bobing_vision.rules.throw import DICE
 from bobing_vision.vision.reading import Reading, ReadingStatus
-
-DICE_PER_THROW = 6
 
 
 class Verdict(enum.Enum):
@@ -27,7 +26,7 @@ class Verdict(enum.Enum):
 
 def judge(labels: Sequence[DieLabel], reading: Reading) -> Verdict | None:
     """The verdict on one throw's image; None for images that are not one throw of six dice."""
-    if len(labels) != DICE_PER_THROW:
+    if len(labels) != DICE:
         return None
     void = any(d.in_bowl is False for d in labels)
     if reading.status is ReadingStatus.OUT_OF_BOWL:

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from bobing_vision.errors import InvalidInput
+from bobing_vision.rules.throw import DICE
 from bobing_vision.vision.bowl import ellipse_box, find_bowl
 from bobing_vision.vision.calibration import Calibration
 from bobing_vision.vision.config import ReaderConfig
@@ -24,7 +25,6 @@ from bobing_vision.vision.detector import DieCandidate
 from bobing_vision.vision.reading import Bowl, Box, DieReading, Point, Reading, ReadingStatus
 
 MIN_SIDE = 8  # the detector's own minimum; a smaller frame cannot hold a die
-DICE_PER_THROW = 6
 
 
 class Detector(Protocol):
@@ -63,7 +63,7 @@ def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -
     kept: list[DieCandidate] = []
     ranked = sorted(candidates, key=lambda c: -c.score)
     strong = sum(1 for c in ranked if c.score >= config.strong_die_score)
-    floor = config.strong_die_score if strong >= DICE_PER_THROW else config.min_die_score
+    floor = config.strong_die_score if strong >= DICE else config.min_die_score
     for c in ranked:
         if c.score < floor:
             continue
@@ -143,10 +143,10 @@ def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
         # A die out of the bowl voids the throw only while the dice read for certain, in and out,
         # are at most six; more, and something read as a die is not one (a tablecloth's pattern, a
         # coin in the bowl), so no verdict: a false void loses a throw as surely as a wrong award.
-        if sum(1 for d in dice if d.readable) <= 6:
+        if sum(1 for d in dice if d.readable) <= DICE:
             return ReadingStatus.OUT_OF_BOWL
         return ReadingStatus.WRONG_DICE_COUNT
-    if len(dice) != 6:
+    if len(dice) != DICE:
         return ReadingStatus.WRONG_DICE_COUNT
     if any(not d.readable for d in dice):
         return ReadingStatus.UNREADABLE
