@@ -108,6 +108,8 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
     confidence = float(probs[face - 1])
     if confidence < config.min_face_prob:
         return None, f"face {face} only {confidence:.2f} sure"
+    if confidence >= config.certain_face_prob:
+        return face, None  # the face head outranks the pip head (see ReaderConfig.certain_face_prob)
     pips = len(candidate.pips)
     red = sum(1 for p in candidate.pips if p.red)
     # Pips found must count the face; a near-certain face may be off by the pip reader's usual slip,
@@ -115,8 +117,6 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
     # leaning die shows its side) or a misread, never a slip.
     mixed = chinese and 0 < red < pips
     slack = config.pip_slack if confidence >= config.sure_face_prob and not mixed else 0
-    if confidence >= config.certain_face_prob:
-        return face, None
     if pips and abs(pips - face) > slack:
         return None, f"{pips} pips seen on a {face}"
     if red and face not in config.red_faces:
