@@ -62,7 +62,7 @@ class DetectorConfig:
     # wrong faces 87 -> 63 of 1445 found, right ones 1000 -> 1001; generated seed 4040: 115 -> 117 of
     # 200 throws read, no more wrong. Sure dice are not read twice: the frame budget is one thread.
     second_look_below: float = 0.95
-    # ...when its score reaches this (the pipeline's `min_die_score`): clutter is not worth a second look.
+    # ...when its score reaches this (OnnxDiceReader sets its `min_die_score`): clutter is not worth it.
     second_look_min_score: float = 0.4
 
 

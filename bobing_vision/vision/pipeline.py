@@ -224,9 +224,11 @@ class OnnxDiceReader:
     def __init__(self, models_dir: Path | str | None = None, bowl: Bowl | Calibration | Path | str | None = None,
                  rules: object | None = None, config: ReaderConfig = ReaderConfig(), track_bowl: bool = True) -> None:
         from bobing_vision.vision.calibration import load_calibration
-        from bobing_vision.vision.detector import DEFAULT_MODELS_DIR, DiceDetector
+        from bobing_vision.vision.detector import DEFAULT_MODELS_DIR, DetectorConfig, DiceDetector
 
-        self.detector = DiceDetector(DEFAULT_MODELS_DIR if models_dir is None else Path(models_dir))
+        # The detector looks twice only at dice this pipeline will keep.
+        looks = DetectorConfig(second_look_min_score=config.min_die_score)
+        self.detector = DiceDetector(DEFAULT_MODELS_DIR if models_dir is None else Path(models_dir), looks)
         self.bowl = load_calibration(bowl) if isinstance(bowl, (str, Path)) else bowl
         self.rules = rules
         self.config = config
