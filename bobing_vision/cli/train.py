@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 HELP = "train the dice models and export ONNX (needs torch)"
@@ -30,6 +31,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--init-from", type=Path, default=None, metavar="DIR",
         help="continue from the torch weights (weights.pt) an earlier run saved in DIR",
     )
+    parser.add_argument(
+        "--lr", type=float, default=None,
+        help="peak learning rate (default: TrainConfig's; lower it to continue a run with --init-from)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     return parser.parse_args(argv)
@@ -54,8 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     from bobing_vision.training.scenes import load_real_set, mine_negatives, render_synth
     from bobing_vision.training.train import TrainConfig, train
 
-    if args.epochs < 1 or args.synth < 0:
-        print(f"bobing train: expected --epochs >= 1 and --synth >= 0, got {args.epochs}, {args.synth}", file=sys.stderr)
+    if args.epochs < 1 or args.synth < 0 or (args.lr is not None and args.lr <= 0):
+        print(
+            f"bobing train: expected --epochs >= 1, --synth >= 0 and --lr > 0, got {args.epochs}, {args.synth}, "
+            f"{args.lr}", file=sys.stderr,
+        )
         return 2
     try:
         scenes = []
@@ -77,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         print("bobing train: expected some training scenes, got none (--real / --synth)", file=sys.stderr)
         return 2
     cfg = TrainConfig(epochs=args.epochs, seed=args.seed, threads=args.threads)
+    if args.lr is not None:
+        cfg = replace(cfg, lr=args.lr)
     try:
         result = train(scenes, args.out, cfg, max_steps=args.max_steps, log=lambda s: print(s, flush=True),
                        init_from=args.init_from)
