@@ -100,8 +100,9 @@ def in_bowl(candidate: DieCandidate, bowl: Bowl | None, config: ReaderConfig) ->
 def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = False) -> tuple[int | None, str | None]:
     """The face when the model is confident and the pips agree; otherwise None and why not.
 
-    `chinese`: the frame's dice are a Chinese set (red pips seen on a confident 1 or 4), so a 1 or
-    a 4 must show red pips too; a black one is a coin, a crumb or a misread.
+    `chinese`: the frame's dice are a Chinese set (red pips on a confident 1 or 4, black on the
+    others), so a 1 or a 4 must show red pips and the others none: a black 4 is a coin, a crumb or
+    a misread, a red 5 a misread. Ordinary dice may have pips of any colour, red on every face too.
     """
     probs = candidate.face_probs
     face = int(np.argmax(probs)) + 1
@@ -119,7 +120,7 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
     slack = config.pip_slack if confidence >= config.sure_face_prob and not mixed else 0
     if pips and abs(pips - face) > slack:
         return None, f"{pips} pips seen on a {face}"
-    if red and face not in config.red_faces:
+    if chinese and red and face not in config.red_faces:
         return None, f"red pips on a {face}"
     if chinese and pips and not red and face in config.red_faces:
         return None, f"a black {face} among Chinese dice"
@@ -127,12 +128,14 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
 
 
 def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> bool:
-    """Whether the dice are a Chinese set: some die reads as a 1 or 4 whose pips are all red."""
+    """Whether the dice are a Chinese set: some die reads as a 1 or 4 whose pips are all red, and
+    none reads as another face whose pips are all red (an ordinary set with red pips)."""
+    red_faces = set()
     for c in candidates:
         face, _ = judge_face(c, config)
-        if face in config.red_faces and c.pips and all(p.red for p in c.pips):
-            return True
-    return False
+        if face is not None and c.pips and all(p.red for p in c.pips):
+            red_faces.add(face in config.red_faces)
+    return red_faces == {True}
 
 
 def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:

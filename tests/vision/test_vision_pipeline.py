@@ -112,6 +112,7 @@ def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], st
         ("a red 4 with some pips taken for black", die(320, 300, 4, red=2)),
         ("a certain 6 whose pips the pip reader miscounts", die(320, 300, 6, prob=0.98, pips=3)),
         ("a certain 3 with one pip taken for red", die(320, 300, 3, prob=0.98, red=1)),
+        ("a sure 3 with one pip taken for red, among ordinary dice", die(320, 300, 3, prob=0.93, red=1)),
     ],
 )
 def test_faces_that_are_read(case: str, candidate: DieCandidate) -> None:
@@ -125,6 +126,13 @@ def test_unreadable_die_keeps_its_place_and_is_not_guessed() -> None:
     assert bad.face is None and bad.center == (320.0, 300.0)
     assert reading.faces == (1, 4, 4, 4, 4)
     assert any("0.55" in note for note in reading.notes)
+
+
+def test_ordinary_dice_with_red_pips_on_every_face_are_not_a_chinese_set() -> None:
+    red_set = [die(250 + 30 * k, 240, f, prob=0.93, red=f) for k, f in enumerate((2, 3, 4, 5, 6))]
+    reading = read(red_set + [die(320, 330, 1, prob=0.93, red=1)])
+    assert reading.status is ReadingStatus.OK, reading.notes
+    assert reading.faces == (1, 2, 3, 4, 5, 6)
 
 
 @pytest.mark.parametrize(
