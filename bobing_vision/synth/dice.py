@@ -40,6 +40,9 @@ class DieStyle:
     red: tuple[float, float, float] | None  # BGR of the 1 and 4 on Chinese dice; None: ordinary die
     corner: float  # rounding radius as a share of the side
     gloss: float  # strength of the glare on the faces
+    pip_scale: float = 1.0  # makers' pips differ in size
+    swirl: tuple[float, float, float] | None = None  # BGR of a second body colour marbled through (acrylic dice)
+    swirl_seed: int = 0  # each die of the set gets its own veins from this and its id
 
     @property
     def chinese(self) -> bool:
@@ -48,13 +51,72 @@ class DieStyle:
     def pip_color(self, face: int) -> tuple[float, float, float]:
         return self.red if (self.red is not None and face in RED_FACES) else self.pip
 
+    def pips_red(self, face: int) -> bool:
+        """Whether this face's pips are painted red: the pip label's `red` (a Chinese 1 or 4, or an
+        ordinary die with red pips on every face)."""
+        return is_red(self.pip_color(face))
+
     def pip_radius(self, face: int) -> float:
         """Pip radius as a share of the half side: the Chinese 1 is one big pip, the 4 a little larger."""
         if face == 1:
-            return 0.42 if self.chinese else 0.24
-        if face == 4 and self.chinese:
-            return 0.22
-        return 0.17 if face == 6 else 0.19
+            radius = 0.42 if self.chinese else 0.24
+        elif face == 4 and self.chinese:
+            radius = 0.22
+        else:
+            radius = 0.17 if face == 6 else 0.19
+        return radius * self.pip_scale
+
+
+def is_red(bgr: tuple[float, float, float]) -> bool:
+    """A saturated, not too dark red (the paint of a Chinese 1 and 4; not orange, pink or brown)."""
+    b, g, r = bgr
+    return r >= 110 and r >= 1.8 * max(g, b) + 20
+
+
+def reddish(bgr: tuple[float, float, float]) -> bool:
+    """Between red and not: pips are never painted so (their `red` label would be a coin toss)."""
+    b, g, r = bgr
+    return not is_red(bgr) and r >= 1.3 * max(g, b) + 10
+
+
+def luminance(bgr: tuple[float, float, float]) -> float:
+    b, g, r = bgr
+    return 0.114 * b + 0.587 * g + 0.299 * r
+
+
+def _random_colour(rng: np.random.Generator, lo: float, hi: float) -> tuple[float, float, float]:
+    """A colour of any hue and saturation whose HSV value lies in lo..hi (0..1)."""
+    saturation = rng.uniform(0, 255) if rng.random() < 0.8 else 0.0  # a fifth grey, white or black
+    hsv = np.array([[[rng.uniform(0, 180), saturation, rng.uniform(lo, hi) * 255]]], np.float32)
+    return tuple(float(c) for c in cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0])  # type: ignore[return-value]
+
+
+# Dice sold everywhere: body and pip colours of the common sets.
+_CLASSIC = (
+    ((40, 40, 190), (240, 240, 240)),  # red body, white pips
+    ((60, 140, 40), (240, 240, 240)),  # green
+    ((160, 70, 30), (240, 240, 240)),  # blue
+    ((30, 30, 30), (235, 235, 235)),  # black
+    ((235, 238, 240), (30, 30, 30)),  # white with black pips
+    ((40, 190, 230), (30, 30, 30)),  # yellow with black pips
+    ((210, 210, 215), (40, 40, 170)),  # white with red pips
+)
+MIN_PIP_CONTRAST = 45.0  # luminance between pips and body: a die whose pips can't be told apart is not sold
+
+
+def _any_colours(rng: np.random.Generator) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """Body and pips of any colours, light on dark or dark on light (red pips on black, gold on purple...)."""
+    red_pips = rng.random() < 0.25  # red pips on every face: common, and what a Chinese 1 or 4 looks like
+    while True:
+        body = _random_colour(rng, 0.08, 0.95)
+        if red_pips:
+            pip = (rng.uniform(10, 60), rng.uniform(10, 50), rng.uniform(150, 230))
+        elif rng.random() < luminance(body) / 255:
+            pip = _random_colour(rng, 0.03, 0.35)
+        else:
+            pip = _random_colour(rng, 0.6, 1.0)
+        if abs(luminance(body) - luminance(pip)) >= MIN_PIP_CONTRAST and is_red(pip) == red_pips and not reddish(pip):
+            return body, pip
 
 
 def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
@@ -62,21 +124,29 @@ def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
         ivory = rng.uniform(0, 1)
         body = (225 - 45 * ivory, 238 - 18 * ivory, 240 - 5 * ivory)
         red = (rng.uniform(25, 60), rng.uniform(20, 50), rng.uniform(170, 215))
-        return DieStyle(body, (25.0, 25.0, 28.0), red, float(rng.uniform(0.1, 0.2)), float(rng.uniform(0.15, 0.5)))
-    kinds = [
-        ((40, 40, 190), (240, 240, 240)),  # red body, white pips
-        ((60, 140, 40), (240, 240, 240)),  # green
-        ((160, 70, 30), (240, 240, 240)),  # blue
-        ((30, 30, 30), (235, 235, 235)),  # black
-        ((235, 238, 240), (30, 30, 30)),  # white with black pips
-        ((40, 190, 230), (30, 30, 30)),  # yellow with black pips
-        ((210, 210, 215), (40, 40, 170)),  # white with red pips
-    ]
-    body, pip = kinds[int(rng.integers(len(kinds)))]
-    jitter = rng.uniform(-15, 15, 3)
-    body_j = tuple(float(np.clip(c + j, 0, 255)) for c, j in zip(body, jitter))
-    return DieStyle(body_j, tuple(float(c) for c in pip), None, float(rng.uniform(0.08, 0.22)),  # type: ignore[arg-type]
-                    float(rng.uniform(0.1, 0.5)))
+        return DieStyle(body, (25.0, 25.0, 28.0), red, float(rng.uniform(0.1, 0.2)), float(rng.uniform(0.15, 0.5)),
+                        pip_scale=float(rng.uniform(0.9, 1.1)))
+    # Half the sets are the classic colours, half any colours at all: a reader must not learn that red
+    # pips mean a 1 or a 4, or that a die is white, red, green, blue, black or yellow.
+    if rng.random() < 0.5:
+        body, pip = _CLASSIC[int(rng.integers(len(_CLASSIC)))]
+        jitter = rng.uniform(-15, 15, 3)
+        body = tuple(float(np.clip(c + j, 0, 255)) for c, j in zip(body, jitter))  # type: ignore[assignment]
+        swirl, swirl_seed = None, 0
+    else:
+        body, pip = _any_colours(rng)
+        # Marbled acrylic: a second body colour in veins.
+        swirl, swirl_seed = None, 0
+        if rng.random() < 0.35:
+            swirl = _random_colour(rng, 0.05, 0.95)
+            swirl_seed = int(rng.integers(2**31))
+            # Pips stand out from both body colours, on the same side of them (light pips on dark swirls).
+            side = np.sign(luminance(pip) - luminance(body))
+            if side * (luminance(pip) - luminance(swirl)) < MIN_PIP_CONTRAST:
+                swirl = None
+    return DieStyle(tuple(float(c) for c in body), tuple(float(c) for c in pip), None,  # type: ignore[arg-type]
+                    float(rng.uniform(0.08, 0.22)), float(rng.uniform(0.1, 0.5)),
+                    pip_scale=float(rng.uniform(0.8, 1.2)), swirl=swirl, swirl_seed=swirl_seed)
 
 
 @dataclass(frozen=True)
@@ -109,6 +179,43 @@ def _px(points: np.ndarray) -> np.ndarray:
 def fill(img: np.ndarray, poly: np.ndarray, color: tuple[float, ...] | float) -> None:
     """Anti-aliased sub-pixel fill of one (n, 2) polygon."""
     cv2.fillPoly(img, [_px(poly)], color, cv2.LINE_AA, _SHAPE)
+
+
+@dataclass(frozen=True)
+class MarbleField:
+    """Smooth veins over a die's box: 0 where the body colour shows, 1 where the swirl colour does."""
+
+    origin: tuple[int, int]
+    weight: np.ndarray  # (h, w) float32 0..1
+
+
+def _marble_field(outline: np.ndarray, rng: np.random.Generator) -> MarbleField:
+    """`rng`: the die's own stream, so marbling does not shift the rest of the scene."""
+    x0, y0 = np.floor(outline.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 2
+    w, h = max(2, int(x1 - x0)), max(2, int(y1 - y0))
+    coarse = rng.normal(0, 1, (4, 4)).astype(np.float32)
+    noise = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
+    veins = 0.5 + 0.5 * np.sin(noise * rng.uniform(2.5, 5.0) + rng.uniform(0, 2 * np.pi))
+    return MarbleField(origin=(int(x0), int(y0)), weight=veins.astype(np.float32))
+
+
+def fill_marbled(img: np.ndarray, poly: np.ndarray, shade: np.ndarray, swirl: np.ndarray, marble: MarbleField) -> None:
+    """Fill one polygon with the body shade and the swirl shade mixed by the die's marble field."""
+    x0, y0 = marble.origin
+    h, w = marble.weight.shape
+    H, W = img.shape[:2]
+    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(W, x0 + w), min(H, y0 + h)
+    if cx0 >= cx1 or cy0 >= cy1:
+        return
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [_px(poly - np.array([x0, y0]))], 255, cv2.LINE_AA, _SHAPE)
+    sub = (slice(cy0 - y0, cy1 - y0), slice(cx0 - x0, cx1 - x0))
+    alpha = (mask[sub].astype(np.float32) / 255)[..., None]
+    k = marble.weight[sub][..., None]
+    colour = shade[None, None] * (1 - k) + swirl[None, None] * k
+    region = img[cy0:cy1, cx0:cx1].astype(np.float32)
+    img[cy0:cy1, cx0:cx1] = np.clip(region * (1 - alpha) + colour * alpha + 0.5, 0, 255).astype(img.dtype)
 
 
 def fill_ids(ids: np.ndarray, poly: np.ndarray, value: int) -> None:
@@ -156,9 +263,14 @@ def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose
     fill(img, outline, tuple(edge.tolist()))
     fill_ids(ids, outline, die_id)
     square = _rounded_square(1.0 - 0.25 * style.corner, 1.6 * style.corner + 0.05)
+    marble = None if style.swirl is None else _marble_field(outline, np.random.default_rng([style.swirl_seed, die_id]))
     for face, shade in shades.items():
-        fill(img, camera.project(face_points(pose, face, square)), tuple(shade.tolist()))
         light = shade / np.maximum(body, 1)  # the light this face gets, to shade its paint alike
+        poly = camera.project(face_points(pose, face, square))
+        if marble is None:
+            fill(img, poly, tuple(shade.tolist()))
+        else:
+            fill_marbled(img, poly, shade, np.clip(np.array(style.swirl) * light, 0, 255), marble)
         centres = np.array(PIP_LAYOUT[face])
         rings = (centres[:, None, :] + _CIRCLE[None] * style.pip_radius(face)).reshape(-1, 2)
         polys = camera.project(face_points(pose, face, rings)).reshape(len(centres), len(_CIRCLE), 2)
@@ -166,7 +278,7 @@ def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose
         cv2.fillPoly(img, [_px(p) for p in polys], tuple(color.tolist()), cv2.LINE_AA, _SHAPE)
     top = pose.top
     full = camera.project(face_points(pose, top, _rounded_square(1.0, 0.2)))
-    red = style.chinese and top in RED_FACES
+    red = style.pips_red(top)
     pips = tuple(PipLabel(center=(float(x), float(y)), red=red)
                  for x, y in camera.project(face_points(pose, top, np.array(PIP_LAYOUT[top]))))
     centre = camera.project(face_points(pose, top, np.zeros((1, 2))))[0]

@@ -15,6 +15,7 @@ import numpy as np
 from bobing_vision.training.augment import AugmentConfig, photometric
 from bobing_vision.training.scenes import SYNTH_SOURCE, UNREADABLE, Scene
 from bobing_vision.vision.detector import (
+    LOCATOR_AREA_SHRINK,
     LOCATOR_STRIDE,
     NOT_A_DIE_CLASS,
     PAD_VALUE,
@@ -78,7 +79,7 @@ def locator_sample(
     t = np.array([p / 2, p / 2]) - a @ src
     matrix = np.hstack([a, t[:, None]])
     border = cv2.BORDER_CONSTANT if rng.random() < 0.5 else cv2.BORDER_REFLECT
-    interp = cv2.INTER_AREA if scale < 0.7 else cv2.INTER_LINEAR
+    interp = cv2.INTER_AREA if scale < 1 / LOCATOR_AREA_SHRINK else cv2.INTER_LINEAR  # as the runtime's letterbox
     if interp == cv2.INTER_AREA:  # pre-shrink so the warp does not alias small pips and edges
         pre = scale / 0.8
         small = cv2.resize(scene.image, None, fx=pre, fy=pre, interpolation=cv2.INTER_AREA)

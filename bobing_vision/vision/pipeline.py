@@ -109,20 +109,28 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
     confidence = float(probs[face - 1])
     if confidence < config.min_face_prob:
         return None, f"face {face} only {confidence:.2f} sure"
-    if confidence >= config.certain_face_prob:
-        return face, None  # the face head outranks the pip head (see ReaderConfig.certain_face_prob)
     pips = len(candidate.pips)
     red = sum(1 for p in candidate.pips if p.red)
-    # Pips found must count the face; a near-certain face may be off by the pip reader's usual slip,
-    # but not when red and black pips are seen together on a Chinese die: two faces in view (a
-    # leaning die shows its side) or a misread, never a slip.
+    # Red and black pips together on a Chinese die: two faces in view (a leaning die shows its side) or
+    # a misread; a Chinese 1 or 4 with no red at all: a leaning die's side, a coin or a misread.
     mixed = chinese and 0 < red < pips
+    black_one_or_four = chinese and pips and not red and face in config.red_faces
+    if confidence >= config.certain_face_prob:
+        # The face head outranks the pip head's slips (see ReaderConfig.certain_face_prob), not the
+        # signs of a leaning Chinese die (generated seeds 6060 and 31337: one wrong award each).
+        if black_one_or_four:
+            return None, f"a black {face} among Chinese dice"
+        if mixed and abs(pips - face) > config.pip_slack:
+            return None, f"{pips} red and black pips seen on a {face}"
+        return face, None
+    # Pips found must count the face; a near-certain face may be off by the pip reader's usual slip,
+    # but not when red and black pips are seen together.
     slack = config.pip_slack if confidence >= config.sure_face_prob and not mixed else 0
     if pips and abs(pips - face) > slack:
         return None, f"{pips} pips seen on a {face}"
     if chinese and red and face not in config.red_faces:
         return None, f"red pips on a {face}"
-    if chinese and pips and not red and face in config.red_faces:
+    if black_one_or_four:
         return None, f"a black {face} among Chinese dice"
     return face, None
 

@@ -7,6 +7,7 @@ import pytest
 
 from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.synth import SceneSpec, render_scene
+from bobing_vision.synth.dice import MIN_PIP_CONTRAST, luminance, sample_die_style
 
 # Clean renders (no noise, blur or JPEG) of big dice in small bowls, so a pip covers its centre pixel.
 CHINESE = SceneSpec(size=(640, 480), clean=True, chinese_dice_p=1.0, die_mm=(17.0, 20.0), bowl_cm=(18.0, 22.0))
@@ -40,16 +41,30 @@ def test_chinese_faces_re_derived_from_pips(seed: int) -> None:
                 assert max(b, g, r) < 0.6 * body.max(), f"pip at {pip.center} should be dark, got {(b, g, r)} on {body}"
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_ordinary_dice_pips_differ_from_the_body_and_are_never_red(seed: int) -> None:
+@pytest.mark.parametrize("seed", range(6))
+def test_ordinary_dice_pips_differ_from_the_body_and_are_red_exactly_when_drawn_red(seed: int) -> None:
     image, label = render_scene(np.random.default_rng(100 + seed), ORDINARY)
     for die in label.dice:
         assert len(die.pips) == die.face
-        assert not any(p.red for p in die.pips)
-        if die.face >= 2:
-            body = _px(image, _body_point(die))
-            for pip in die.pips:
-                assert np.abs(_px(image, pip.center) - body).max() > 50, f"pip at {pip.center} looks like the body"
+        assert len({p.red for p in die.pips}) <= 1, "an ordinary die's pips are all one colour"
+        body = _px(image, _body_point(die)) if die.face >= 2 else None
+        for pip in die.pips:
+            b, g, r = _px(image, pip.center)
+            if pip.red:
+                assert r > 1.5 * max(g, b), f"pip at {pip.center} should be red, got BGR {(b, g, r)}"
+            else:
+                assert r < 1.5 * max(g, b) + 15, f"pip at {pip.center} should not be red, got BGR {(b, g, r)}"
+            if body is not None:
+                assert np.abs(_px(image, pip.center) - body).max() > 40, f"pip at {pip.center} looks like the body"
+
+
+def test_ordinary_dice_come_in_any_colours() -> None:
+    rng = np.random.default_rng(0)
+    styles = [sample_die_style(rng, chinese=False) for _ in range(400)]
+    assert 0.1 < np.mean([s.pips_red(5) for s in styles]) < 0.4, "red pips on every face, now and then"
+    assert 0.05 < np.mean([s.swirl is not None for s in styles]) < 0.3, "marbled dice, now and then"
+    assert len({tuple(round(c, -1) for c in s.body) for s in styles}) > 100, "not a handful of fixed colours"
+    assert all(abs(luminance(s.body) - luminance(s.pip)) >= MIN_PIP_CONTRAST for s in styles)
 
 
 def test_pips_lie_in_the_top_face_box() -> None:

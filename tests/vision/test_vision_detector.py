@@ -215,8 +215,8 @@ def test_committed_models_read_generated_scenes(detector: DiceDetector) -> None:
     synth = pytest.importorskip("bobing_vision.synth")
     rng = np.random.default_rng(4242)  # a seed training does not use (it renders from 1000 up)
     flat = hits = faces = 0
-    for _ in range(4):
-        image, label = synth.render_scene(rng, synth.SceneSpec(cocked_p=0.0, stacked_p=0.0))
+    for _ in range(6):  # at the webcam size the product is built for (320x240 shows dice of 7 pixels)
+        image, label = synth.render_scene(rng, synth.SceneSpec(size=(640, 480), cocked_p=0.0, stacked_p=0.0))
         cands = [c for c in detector.detect(image) if c.score >= 0.5]
         for d in label.dice:
             near = nearest(cands, d.center, d.size / 2)
@@ -224,7 +224,7 @@ def test_committed_models_read_generated_scenes(detector: DiceDetector) -> None:
             if near is not None and not d.cocked:
                 flat += 1
                 faces += near.face == d.face
-    assert hits >= 0.8 * 24 and faces >= 0.9 * flat
+    assert hits >= 0.9 * 36 and faces >= 0.95 * flat
 
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"

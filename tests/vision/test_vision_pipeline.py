@@ -91,6 +91,10 @@ def test_the_rules_passed_in_are_used() -> None:
          "can't read die"),
         ("a leaning Chinese die: a sure 4 with red and black pips, one too many",
          six("44441") + [die(320, 300, 4, prob=0.93, pips=5, red=3)], ReadingStatus.UNREADABLE, "can't read die"),
+        ("a leaning Chinese die, however sure: a red 4 and a black 5 in view",
+         six("44441") + [die(320, 300, 4, prob=0.97, pips=9, red=4)], ReadingStatus.UNREADABLE, "can't read die"),
+        ("a Chinese 4 with no red, however sure", six("44441") + [die(320, 300, 4, prob=0.99, red=0)],
+         ReadingStatus.UNREADABLE, "can't read die"),
     ],
 )
 def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], status: ReadingStatus,
@@ -136,14 +140,15 @@ def test_ordinary_dice_with_red_pips_on_every_face_are_not_a_chinese_set() -> No
 
 
 @pytest.mark.parametrize(
-    ("case", "others", "readable"),
+    ("case", "others", "prob", "readable"),
     [
-        ("among Chinese dice (red 4s)", "44441", False),
-        ("among ordinary dice (black pips only)", "22356", True),
+        ("among Chinese dice (red 4s)", "44441", 0.93, False),
+        ("among Chinese dice, however sure the face head is", "44441", 0.99, False),
+        ("among ordinary dice (black pips only)", "22356", 0.93, True),
     ],
 )
-def test_a_black_one_is_read_only_among_ordinary_dice(case: str, others: str, readable: bool) -> None:
-    reading = read(six(others)[:5] + [die(320, 300, 1, prob=0.93, red=0)])
+def test_a_black_one_is_read_only_among_ordinary_dice(case: str, others: str, prob: float, readable: bool) -> None:
+    reading = read(six(others)[:5] + [die(320, 300, 1, prob=prob, red=0)])
     assert reading.dice[-1].readable is readable, (case, reading.notes)
 
 
