@@ -23,6 +23,7 @@ PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
     6: ((-0.48, -0.56), (-0.48, 0.0), (-0.48, 0.56), (0.48, -0.56), (0.48, 0.0), (0.48, 0.56)),
 }
 RED_FACES = (1, 4)  # on Chinese dice the 1 and the 4 are red
+Colour = tuple[float, float, float]  # BGR
 _SHAPE = 8  # shift bits for sub-pixel polygon drawing
 _CIRCLE = np.stack([np.cos(np.linspace(0, 2 * np.pi, 14, endpoint=False)),
                     np.sin(np.linspace(0, 2 * np.pi, 14, endpoint=False))], axis=1)
@@ -84,7 +85,7 @@ def luminance(bgr: tuple[float, float, float]) -> float:
     return 0.114 * b + 0.587 * g + 0.299 * r
 
 
-def _random_colour(rng: np.random.Generator, lo: float, hi: float) -> tuple[float, float, float]:
+def _random_colour(rng: np.random.Generator, lo: float, hi: float) -> Colour:
     """A colour of any hue and saturation whose HSV value lies in lo..hi (0..1)."""
     saturation = rng.uniform(0, 255) if rng.random() < 0.8 else 0.0  # a fifth grey, white or black
     hsv = np.array([[[rng.uniform(0, 180), saturation, rng.uniform(lo, hi) * 255]]], np.float32)
@@ -92,7 +93,7 @@ def _random_colour(rng: np.random.Generator, lo: float, hi: float) -> tuple[floa
 
 
 # Dice sold everywhere: body and pip colours of the common sets.
-_CLASSIC = (
+_CLASSIC: tuple[tuple[Colour, Colour], ...] = (
     ((40, 40, 190), (240, 240, 240)),  # red body, white pips
     ((60, 140, 40), (240, 240, 240)),  # green
     ((160, 70, 30), (240, 240, 240)),  # blue
@@ -104,7 +105,7 @@ _CLASSIC = (
 MIN_PIP_CONTRAST = 45.0  # luminance between pips and body: a die whose pips can't be told apart is not sold
 
 
-def _any_colours(rng: np.random.Generator) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+def _any_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
     """Body and pips of any colours, light on dark or dark on light (red pips on black, gold on purple...)."""
     red_pips = rng.random() < 0.25  # red pips on every face: common, and what a Chinese 1 or 4 looks like
     while True:
@@ -128,23 +129,23 @@ def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
                         pip_scale=float(rng.uniform(0.9, 1.1)))
     # Half the sets are the classic colours, half any colours at all: a reader must not learn that red
     # pips mean a 1 or a 4, or that a die is white, red, green, blue, black or yellow.
+    swirl: Colour | None = None
+    swirl_seed = 0
     if rng.random() < 0.5:
-        body, pip = _CLASSIC[int(rng.integers(len(_CLASSIC)))]
+        classic_body, pip = _CLASSIC[int(rng.integers(len(_CLASSIC)))]
         jitter = rng.uniform(-15, 15, 3)
-        body = tuple(float(np.clip(c + j, 0, 255)) for c, j in zip(body, jitter))  # type: ignore[assignment]
-        swirl, swirl_seed = None, 0
+        b, g, r = (float(np.clip(c + j, 0, 255)) for c, j in zip(classic_body, jitter))
+        body = (b, g, r)
     else:
         body, pip = _any_colours(rng)
-        # Marbled acrylic: a second body colour in veins.
-        swirl, swirl_seed = None, 0
-        if rng.random() < 0.35:
+        if rng.random() < 0.35:  # marbled acrylic: a second body colour in veins
             swirl = _random_colour(rng, 0.05, 0.95)
             swirl_seed = int(rng.integers(2**31))
             # Pips stand out from both body colours, on the same side of them (light pips on dark swirls).
             side = np.sign(luminance(pip) - luminance(body))
             if side * (luminance(pip) - luminance(swirl)) < MIN_PIP_CONTRAST:
                 swirl = None
-    return DieStyle(tuple(float(c) for c in body), tuple(float(c) for c in pip), None,  # type: ignore[arg-type]
+    return DieStyle(body, (float(pip[0]), float(pip[1]), float(pip[2])), None,
                     float(rng.uniform(0.08, 0.22)), float(rng.uniform(0.1, 0.5)),
                     pip_scale=float(rng.uniform(0.8, 1.2)), swirl=swirl, swirl_seed=swirl_seed)
 
