@@ -8,6 +8,8 @@ agree with it), and whether the frame gives an award at all.
 
 from __future__ import annotations
 
+import enum
+
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -97,13 +99,23 @@ def in_bowl(candidate: DieCandidate, bowl: Bowl | None, config: ReaderConfig) ->
     return bowl.normalized_radius(base) <= 1.0 + config.rim_tolerance
 
 
-def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = False) -> tuple[int | None, str | None]:
+class ChineseSet(enum.Enum):
+    """How surely the dice in view are a Chinese set (red 1 and 4, black 2, 3, 5 and 6)."""
+
+    NO = "no"  # no sure 1 or 4 all red, or a sure 2, 3, 5 or 6 all red (ordinary dice with red pips)
+    LIKELY = "likely"  # some sure 1 or 4 all red
+    SURE = "sure"  # ...and the sure 1s and 4s all red outnumber those all black (not a mixed heap)
+
+
+def judge_face(candidate: DieCandidate, config: ReaderConfig,
+               chinese_dice: ChineseSet = ChineseSet.NO) -> tuple[int | None, str | None]:
     """The face when the model is confident and the pips agree; otherwise None and why not.
 
-    `chinese`: the frame's dice are a Chinese set (red pips on a confident 1 or 4, black on the
+    `chinese_dice`: whether the frame's dice are a Chinese set (red pips on a sure 1 or 4, black on the
     others), so a 1 or a 4 must show red pips and the others none: a black 4 is a coin, a crumb or
     a misread, a red 5 a misread. Ordinary dice may have pips of any colour, red on every face too.
     """
+    chinese = chinese_dice is not ChineseSet.NO
     probs = candidate.face_probs
     face = int(np.argmax(probs)) + 1
     confidence = float(probs[face - 1])
@@ -117,7 +129,10 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
     black_one_or_four = chinese and pips and not red and face in config.red_faces
     if confidence >= config.certain_face_prob:
         # The face head outranks the pip head's slips (see ReaderConfig.certain_face_prob), not the
-        # signs of a leaning Chinese die (generated seeds 6060 and 31337: one wrong award each).
+        # signs of a leaning die in a sure Chinese set (generated seeds 6060 and 31337: one wrong award
+        # each); in a heap of mixed dice (byler photos) a black 4 beside a red one is no sign at all.
+        if chinese_dice is not ChineseSet.SURE:
+            return face, None
         if black_one_or_four:
             return None, f"a black {face} among Chinese dice"
         if mixed and abs(pips - face) > config.pip_slack:
@@ -135,15 +150,22 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig, chinese: bool = Fa
     return face, None
 
 
-def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> bool:
-    """Whether the dice are a Chinese set: some die reads as a 1 or 4 whose pips are all red, and
-    none reads as another face whose pips are all red (an ordinary set with red pips)."""
-    red_faces = set()
+def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> ChineseSet:
+    """Whether the dice are a Chinese set, from the pips of the dice whose face is sure."""
+    red_ones = black_ones = red_others = 0
     for c in candidates:
         face, _ = judge_face(c, config)
-        if face is not None and c.pips and all(p.red for p in c.pips):
-            red_faces.add(face in config.red_faces)
-    return red_faces == {True}
+        if face is None or not c.pips:
+            continue
+        colours = {p.red for p in c.pips}
+        if face in config.red_faces:
+            red_ones += colours == {True}
+            black_ones += colours == {False}
+        else:
+            red_others += colours == {True}
+    if red_ones == 0 or red_others:
+        return ChineseSet.NO
+    return ChineseSet.SURE if red_ones > black_ones else ChineseSet.LIKELY
 
 
 def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
@@ -192,11 +214,11 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     # Top to bottom, then left to right: "die 3" means the same die to a person reading the picture.
     candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, _die_width(c.box))), c.center[0]))
     inside = [in_bowl(c, found, config) for c in candidates]
-    chinese = chinese_set([c for c, i in zip(candidates, inside) if i], config)
+    chinese_dice = chinese_set([c for c, i in zip(candidates, inside) if i], config)
     typical = float(np.median([_die_width(c.box) for c, i in zip(candidates, inside) if i] or [0.0]))
     dice: list[DieReading] = []
     for c, is_in in zip(candidates, inside):
-        face, why = judge_face(c, config, chinese)
+        face, why = judge_face(c, config, chinese_dice)
         if face is not None and is_in and inside.count(True) >= 3 and not (
                 config.size_band[0] <= _die_width(c.box) / typical <= config.size_band[1]):
             # One throw's dice are one size: a "die" half or twice the others' size is a pip, a coin

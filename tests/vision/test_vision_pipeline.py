@@ -139,6 +139,14 @@ def test_ordinary_dice_with_red_pips_on_every_face_are_not_a_chinese_set() -> No
     assert reading.faces == (1, 2, 3, 4, 5, 6)
 
 
+def test_certain_black_fours_beside_a_red_one_are_a_mixed_heap_not_a_chinese_set() -> None:
+    heap = [die(250, 240, 4), die(280, 240, 1, prob=0.99, red=0), die(310, 240, 4, prob=0.99, red=0),
+            die(340, 240, 2), die(370, 240, 3), die(320, 300, 5)]
+    reading = read(heap)
+    assert reading.status is ReadingStatus.OK, reading.notes
+    assert reading.faces == (1, 2, 3, 4, 4, 5)
+
+
 @pytest.mark.parametrize(
     ("case", "others", "prob", "readable"),
     [
