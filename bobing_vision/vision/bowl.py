@@ -168,9 +168,12 @@ def _copy(gray: np.ndarray, size: int) -> tuple[np.ndarray, float]:
     scale = min(1.0, size / max(h, w))
     if scale < 1.0:
         w2, h2 = max(8, round(w * scale)), max(8, round(h * scale))
-        # Mild shrinking: linear is 5x faster than area averaging and the blur that follows hides the
-        # difference; strong shrinking needs area averaging, or thin rims break up.
-        gray = cv2.resize(gray, (w2, h2), interpolation=cv2.INTER_LINEAR if scale >= 0.5 else cv2.INTER_AREA)
+        # Strong shrinking needs smoothing first, or thin rims break up: halve with a Gaussian (pyrDown,
+        # 6x faster than area averaging at a non-integer factor) while that stays above the target;
+        # the mild shrink left is linear, and the blur that follows hides the difference.
+        while gray.shape[1] >= 2 * w2 and gray.shape[0] >= 2 * h2:
+            gray = cv2.pyrDown(gray)
+        gray = cv2.resize(gray, (w2, h2), interpolation=cv2.INTER_LINEAR)
         scale = w2 / w  # the exact scale after rounding
     return gray, scale
 
