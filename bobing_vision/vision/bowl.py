@@ -414,17 +414,16 @@ def _support(ellipse: Ellipse, edges: _Edges, tol: float, config: BowlConfig) ->
 
 
 def _long_runs(covered: np.ndarray, min_run: int) -> np.ndarray:
-    """Covered bins that belong to a circular run of at least `min_run` covered bins."""
-    if covered.all() or not covered.any():
+    """Covered bins that belong to a circular run of at least `min_run` covered bins: the bins of some
+    window of `min_run` bins all covered (two circular box sums instead of a loop over runs)."""
+    k = min(min_run, len(covered))
+    if k <= 1 or covered.all() or not covered.any():
         return covered
-    start = int(np.argmin(covered))  # roll so that the sequence starts on an uncovered bin
-    rolled = np.roll(covered, -start).astype(np.int8)
-    steps = np.diff(np.concatenate([[0], rolled, [0]]))
-    keep = np.zeros(len(covered), dtype=bool)
-    for a, b in zip(np.flatnonzero(steps == 1), np.flatnonzero(steps == -1)):
-        if b - a >= min_run:
-            keep[a:b] = True
-    return np.roll(keep, start)
+    ones = np.ones(k, np.int32)
+    bins = covered.astype(np.int32)
+    full = np.convolve(np.concatenate([bins, bins[: k - 1]]), ones, mode="valid") == k  # bins i..i+k-1
+    starts = full.astype(np.int32)
+    return np.convolve(np.concatenate([starts[1 - k:], starts]), ones, mode="valid") > 0  # a window starts at j-k+1..j
 
 
 def _plausible(fit: _Fit, width: int, height: int, min_r: float, max_r: float, config: BowlConfig) -> bool:

@@ -8,7 +8,7 @@ import pytest
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.synth import SceneSpec, render_scene
-from bobing_vision.vision.bowl import _percentile, find_bowl, still_there
+from bobing_vision.vision.bowl import _long_runs, _percentile, find_bowl, still_there
 from bobing_vision.vision.bowl import rim_error as bowl_rim_error
 from bobing_vision.vision.reading import Bowl
 
@@ -105,3 +105,18 @@ def test_counted_percentile_is_numpys(size: int) -> None:
     values = np.random.default_rng(size).integers(0, 2041, size)  # |gx| + |gy| of a 3x3 Sobel
     for q in (0.0, 50.0, 95.0, 99.9, 100.0):
         assert _percentile(values, q) == pytest.approx(np.percentile(values, q), abs=1e-9)
+
+
+@pytest.mark.parametrize("min_run", [1, 2, 4, 7])
+def test_long_runs_keep_exactly_the_bins_of_long_circular_runs(min_run: int) -> None:
+    rng = np.random.default_rng(min_run)
+    for _ in range(200):
+        covered = rng.random(60) < rng.uniform(0.1, 0.95)
+        n = len(covered)
+        # a bin is kept when some window of min_run bins around the circle holds it and is all covered
+        expected = np.zeros(n, dtype=bool)
+        for start in range(n):
+            window = [(start + i) % n for i in range(min_run)]
+            if covered[window].all():
+                expected[window] = True
+        assert (_long_runs(covered, min_run) == expected).all()
