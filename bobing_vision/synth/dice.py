@@ -36,20 +36,20 @@ _CUBE = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)],
 
 @dataclass(frozen=True)
 class DieStyle:
-    body: tuple[float, float, float]  # BGR
-    pip: tuple[float, float, float]  # BGR of ordinary pips
-    red: tuple[float, float, float] | None  # BGR of the 1 and 4 on Chinese dice; None: ordinary die
+    body: Colour  # BGR
+    pip: Colour  # BGR of ordinary pips
+    red: Colour | None  # BGR of the 1 and 4 on Chinese dice; None: ordinary die
     corner: float  # rounding radius as a share of the side
     gloss: float  # strength of the glare on the faces
     pip_scale: float = 1.0  # makers' pips differ in size
-    swirl: tuple[float, float, float] | None = None  # BGR of a second body colour marbled through (acrylic dice)
+    swirl: Colour | None = None  # BGR of a second body colour marbled through (acrylic dice)
     swirl_seed: int = 0  # each die of the set gets its own veins from this and its id
 
     @property
     def chinese(self) -> bool:
         return self.red is not None
 
-    def pip_color(self, face: int) -> tuple[float, float, float]:
+    def pip_color(self, face: int) -> Colour:
         return self.red if (self.red is not None and face in RED_FACES) else self.pip
 
     def pips_red(self, face: int) -> bool:
@@ -68,19 +68,19 @@ class DieStyle:
         return radius * self.pip_scale
 
 
-def is_red(bgr: tuple[float, float, float]) -> bool:
+def is_red(bgr: Colour) -> bool:
     """A saturated, not too dark red (the paint of a Chinese 1 and 4; not orange, pink or brown)."""
     b, g, r = bgr
     return r >= 110 and r >= 1.8 * max(g, b) + 20
 
 
-def reddish(bgr: tuple[float, float, float]) -> bool:
+def reddish(bgr: Colour) -> bool:
     """Between red and not: pips are never painted so (their `red` label would be a coin toss)."""
     b, g, r = bgr
     return not is_red(bgr) and r >= 1.3 * max(g, b) + 10
 
 
-def luminance(bgr: tuple[float, float, float]) -> float:
+def luminance(bgr: Colour) -> float:
     b, g, r = bgr
     return 0.114 * b + 0.587 * g + 0.299 * r
 

@@ -9,7 +9,6 @@ agree with it), and whether the frame gives an award at all.
 from __future__ import annotations
 
 import enum
-
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -127,14 +126,15 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
     # a misread; a Chinese 1 or 4 with no red at all: a leaning die's side, a coin or a misread.
     mixed = chinese and 0 < red < pips
     black_one_or_four = chinese and pips and not red and face in config.red_faces
-    if confidence >= config.certain_face_prob:
+    certain = confidence >= config.certain_face_prob
+    if certain and chinese_dice is not ChineseSet.SURE:
         # The face head outranks the pip head's slips (see ReaderConfig.certain_face_prob), not the
         # signs of a leaning die in a sure Chinese set (generated seeds 6060 and 31337: one wrong award
         # each); in a heap of mixed dice (byler photos) a black 4 beside a red one is no sign at all.
-        if chinese_dice is not ChineseSet.SURE:
-            return face, None
-        if black_one_or_four:
-            return None, f"a black {face} among Chinese dice"
+        return face, None
+    if black_one_or_four:
+        return None, f"a black {face} among Chinese dice"
+    if certain:
         if mixed and abs(pips - face) > config.pip_slack:
             return None, f"{pips} red and black pips seen on a {face}"
         return face, None
@@ -145,8 +145,6 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
         return None, f"{pips} pips seen on a {face}"
     if chinese and red and face not in config.red_faces:
         return None, f"red pips on a {face}"
-    if black_one_or_four:
-        return None, f"a black {face} among Chinese dice"
     return face, None
 
 
