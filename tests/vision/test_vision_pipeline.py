@@ -139,6 +139,16 @@ def test_ordinary_dice_with_red_pips_on_every_face_are_not_a_chinese_set() -> No
     assert reading.faces == (1, 2, 3, 4, 5, 6)
 
 
+def test_small_dice_with_red_pips_on_every_face_some_taken_for_black_are_not_a_chinese_set() -> None:
+    # Dark dice ~20 px wide with red pips on every face: the pip reader takes a few red pips for black,
+    # so no 2, 3, 5 or 6 is all red, but mostly red is still no Chinese die (generated clip, seed 99).
+    mixed = [die(250, 240, 6, prob=0.93, red=4), die(280, 240, 5, prob=0.93, red=3),
+             die(310, 240, 6, prob=0.93, red=5), die(340, 240, 3, prob=0.93, red=2)]
+    reading = read(mixed + [die(300, 300, 1), die(340, 300, 4)])
+    assert reading.status is ReadingStatus.OK, reading.notes
+    assert reading.faces == (1, 3, 4, 5, 6, 6)
+
+
 def test_certain_black_fours_beside_a_red_one_are_a_mixed_heap_not_a_chinese_set() -> None:
     heap = [die(250, 240, 4), die(280, 240, 1, prob=0.99, red=0), die(310, 240, 4, prob=0.99, red=0),
             die(340, 240, 2), die(370, 240, 3), die(320, 300, 5)]
