@@ -129,5 +129,8 @@ class ReaderConfig:
     # one throw's dice are one size. Generated scenes: true top faces span up to 1.47x (cocked ones
     # look smaller), 98% of detected widths lie within 0.70..1.41 of their frame's median.
     size_band: tuple[float, float] = (0.65, 1.5)
+    # ...and a 1 narrower than this share of the median is read again at the median size and must
+    # surely read 1 again (`pipeline.check_sizes`): its box may have shrunk onto one pip of a bigger face.
+    small_die_frac: float = 0.8
     # The red pips of a Chinese die are on the 1 and the 4 only; a red pip elsewhere means a misread.
     red_faces: tuple[int, ...] = (1, 4)

@@ -16,6 +16,7 @@ shapes come from the sessions; nothing per frame is kept on `self`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -414,6 +415,11 @@ class DiceDetector:
         turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in (1, 2, 3)])
         more, _ = self._read_crops(np.ascontiguousarray(turned))
         return (probs + more.reshape(3, n, -1).sum(axis=0)) / 4
+
+    def read_at(self, frame: np.ndarray, centers: Sequence[Point], size: float) -> list[DieCandidate]:
+        """The dice at `centers` read again as top faces `size` pixels wide (a box the locator got wrong)."""
+        spots = np.asarray(centers, np.float64).reshape(-1, 2)
+        return self.read(frame, Located(centers=spots, sizes=np.full(len(spots), float(size)), scores=np.ones(len(spots))))
 
     def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
         """Every candidate die top face, strongest first, in frame pixels."""

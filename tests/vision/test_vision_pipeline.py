@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,16 +24,28 @@ FRAME = np.full((480, 640, 3), 128, np.uint8)
 DIE = 24.0  # die top-face width in pixels
 
 
-class FixedDetector:
-    """Returns the same candidates for every frame and remembers what it was asked."""
+def nearest(candidates: Sequence[DieCandidate], centers: Sequence[tuple[float, float]]) -> list[DieCandidate]:
+    """For each centre, the candidate closest to it: a detector that reads a die the same at any size."""
+    return [min(candidates, key=lambda c: np.hypot(c.center[0] - x, c.center[1] - y)) for x, y in centers]
 
-    def __init__(self, candidates: Sequence[DieCandidate]) -> None:
+
+class FixedDetector:
+    """Returns the same candidates for every frame and remembers what it was asked. `again`: what a
+    die reads when read again at another size (default: the same)."""
+
+    def __init__(self, candidates: Sequence[DieCandidate], again: Sequence[DieCandidate] = ()) -> None:
         self.candidates = list(candidates)
+        self.again = list(again)
         self.calls: list[tuple[tuple[int, ...], Box | None]] = []
+        self.read_again: list[tuple[float, float]] = []
 
     def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
         self.calls.append((frame.shape, roi))
         return list(self.candidates)
+
+    def read_at(self, frame: np.ndarray, centers: Sequence[tuple[float, float]], size: float) -> list[DieCandidate]:
+        self.read_again += list(centers)
+        return nearest(self.again or self.candidates, centers)
 
 
 def die(x: float, y: float, face: int, prob: float = 0.98, pips: int | None = None, red: int | None = None,
@@ -147,6 +160,37 @@ def test_small_dice_with_red_pips_on_every_face_some_taken_for_black_are_not_a_c
     reading = read(mixed + [die(300, 300, 1), die(340, 300, 4)])
     assert reading.status is ReadingStatus.OK, reading.notes
     assert reading.faces == (1, 3, 4, 5, 6, 6)
+
+
+def small(candidate: DieCandidate, width: float) -> DieCandidate:
+    """The candidate with its box shrunk to `width` about its centre (the locator's size error)."""
+    x, y = candidate.center
+    return replace(candidate, box=(x - width / 2, y - width / 2, x + width / 2, y + width / 2))
+
+
+@pytest.mark.parametrize(
+    ("case", "width", "again", "readable"),
+    [
+        ("a small box that reads the same at the others' size", 0.75 * DIE, die(320, 300, 1), True),
+        ("one pip of a 2 in a small box, a 2 at the others' size", 0.75 * DIE, die(320, 300, 2), False),
+        ("...or not surely a 1 at their size", 0.75 * DIE, die(320, 300, 1, prob=0.8), False),
+        ("a box nearly the others' size is not read again", 0.85 * DIE, die(320, 300, 2), True),
+    ],
+)
+def test_a_one_in_a_smaller_box_is_read_again_at_the_others_size(case, width, again, readable) -> None:
+    detector = FixedDetector(six("22222") + [small(die(320, 300, 1, prob=0.99), width)], again=[again])
+    reading = read_frame(FRAME, detector, bowl=BOWL)
+    assert reading.dice[-1].readable is readable, (case, reading.notes)
+    assert detector.read_again == ([(320.0, 300.0)] if width < 0.8 * DIE else []), case
+    assert (reading.status is ReadingStatus.OK) is readable
+
+
+def test_only_a_one_is_read_again_for_a_smaller_box() -> None:
+    # The far dice of an oblique view are small too: a 5 is no single pip, so its box is not doubted.
+    detector = FixedDetector(six("22222") + [small(die(320, 300, 5, prob=0.99), 0.75 * DIE)],
+                             again=[die(320, 300, 3)])
+    assert read_frame(FRAME, detector, bowl=BOWL).status is ReadingStatus.OK
+    assert detector.read_again == []
 
 
 def test_certain_black_fours_beside_a_red_one_are_a_mixed_heap_not_a_chinese_set() -> None:
@@ -329,6 +373,9 @@ class LabelDetector:
 
     def __init__(self, label: ImageLabel) -> None:
         self.label = label
+
+    def read_at(self, frame: np.ndarray, centers: Sequence[tuple[float, float]], size: float) -> list[DieCandidate]:
+        return nearest(self.detect(frame), centers)
 
     def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
         out = []
