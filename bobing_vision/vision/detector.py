@@ -419,7 +419,8 @@ class DiceDetector:
     def read_at(self, frame: np.ndarray, centers: Sequence[Point], size: float) -> list[DieCandidate]:
         """The dice at `centers` read again as top faces `size` pixels wide (a box the locator got wrong)."""
         spots = np.asarray(centers, np.float64).reshape(-1, 2)
-        return self.read(frame, Located(centers=spots, sizes=np.full(len(spots), float(size)), scores=np.ones(len(spots))))
+        sizes, scores = np.full(len(spots), float(size)), np.ones(len(spots))
+        return self.read(frame, Located(centers=spots, sizes=sizes, scores=scores))
 
     def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
         """Every candidate die top face, strongest first, in frame pixels."""

@@ -208,17 +208,18 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     if sum(inside) < 3 or typical <= 0:
         return why
     low, high = config.size_band
-    small = []
-    for k, (w, checked) in enumerate(zip(widths, (i and r for i, r in zip(inside, read)))):
-        if checked and not low <= w / typical <= high:
+    small = []  # read as 1s: perhaps one pip of a bigger face
+    for k, w in enumerate(widths):
+        if not (inside[k] and read[k]):
+            continue
+        if not low <= w / typical <= high:
             why[k] = f"{w:.0f} px wide, the others {typical:.0f}"
-        elif checked and w < config.small_die_frac * typical and candidates[k].face == 1:  # one pip
+        elif w < config.small_die_frac * typical and candidates[k].face == 1:
             small.append(k)
     if small:
         again = detector.read_at(image, [candidates[k].center for k in small], typical)
         for k, second in zip(small, again):
-            face = candidates[k].face
-            if second.face != face or second.face_confidence < config.sure_face_prob:
+            if second.face != 1 or second.face_confidence < config.sure_face_prob:
                 why[k] = (f"{widths[k]:.0f} px wide, the others {typical:.0f}: read at their size, "
                           f"face {second.face} {second.face_confidence:.2f} sure")
     return why
