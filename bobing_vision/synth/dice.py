@@ -94,13 +94,13 @@ def _random_colour(rng: np.random.Generator, lo: float, hi: float) -> Colour:
 
 # Dice sold everywhere: body and pip colours of the common sets.
 _CLASSIC: tuple[tuple[Colour, Colour], ...] = (
-    ((40, 40, 190), (240, 240, 240)),  # red body, white pips
-    ((60, 140, 40), (240, 240, 240)),  # green
-    ((160, 70, 30), (240, 240, 240)),  # blue
-    ((30, 30, 30), (235, 235, 235)),  # black
-    ((235, 238, 240), (30, 30, 30)),  # white with black pips
-    ((40, 190, 230), (30, 30, 30)),  # yellow with black pips
-    ((210, 210, 215), (40, 40, 170)),  # white with red pips
+    ((40.0, 40.0, 190.0), (240.0, 240.0, 240.0)),  # red body, white pips
+    ((60.0, 140.0, 40.0), (240.0, 240.0, 240.0)),  # green
+    ((160.0, 70.0, 30.0), (240.0, 240.0, 240.0)),  # blue
+    ((30.0, 30.0, 30.0), (235.0, 235.0, 235.0)),  # black
+    ((235.0, 238.0, 240.0), (30.0, 30.0, 30.0)),  # white with black pips
+    ((40.0, 190.0, 230.0), (30.0, 30.0, 30.0)),  # yellow with black pips
+    ((210.0, 210.0, 215.0), (40.0, 40.0, 170.0)),  # white with red pips
 )
 MIN_PIP_CONTRAST = 45.0  # luminance between pips and body: a die whose pips can't be told apart is not sold
 
@@ -145,8 +145,7 @@ def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
             side = np.sign(luminance(pip) - luminance(body))
             if side * (luminance(pip) - luminance(swirl)) < MIN_PIP_CONTRAST:
                 swirl = None
-    return DieStyle(body, (float(pip[0]), float(pip[1]), float(pip[2])), None,
-                    float(rng.uniform(0.08, 0.22)), float(rng.uniform(0.1, 0.5)),
+    return DieStyle(body, pip, None, float(rng.uniform(0.08, 0.22)), float(rng.uniform(0.1, 0.5)),
                     pip_scale=float(rng.uniform(0.8, 1.2)), swirl=swirl, swirl_seed=swirl_seed)
 
 

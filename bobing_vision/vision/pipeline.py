@@ -124,8 +124,7 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
     confidence = float(probs[face - 1])
     if confidence < config.min_face_prob:
         return None, f"face {face} only {confidence:.2f} sure"
-    pips = len(candidate.pips)
-    red = sum(1 for p in candidate.pips if p.red)
+    pips, red = candidate.pip_count, candidate.red_pips
     # Red and black pips together on a Chinese die: two faces in view (a leaning die shows its side) or
     # a misread; a Chinese 1 or 4 with no red at all: a leaning die's side, a coin or a misread.
     mixed = chinese and 0 < red < pips
@@ -159,14 +158,13 @@ def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> Chi
         face, _ = judge_face(c, config)
         if face is None or not c.pips:
             continue
-        colours = {p.red for p in c.pips}
         if face in config.red_faces:
-            red_ones += colours == {True}
-            black_ones += colours == {False}
+            red_ones += c.red_pips == c.pip_count
+            black_ones += c.red_pips == 0
         else:
             # Mostly red, not all: on small dice the pip reader takes a red pip for black now and then
             # (a generated clip of dark dice with red pips everywhere went silent for "red pips on a 6").
-            red_others += 2 * sum(p.red for p in c.pips) > len(c.pips)
+            red_others += 2 * c.red_pips > c.pip_count
     if red_ones == 0 or red_others:
         return ChineseSet.NO
     return ChineseSet.SURE if red_ones > black_ones else ChineseSet.LIKELY

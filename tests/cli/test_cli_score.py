@@ -33,7 +33,6 @@ class SixDiceDetector:
                                     face_probs=tuple(probs), pips=pips))  # type: ignore[arg-type]
         return out
 
-
     def read_at(self, frame: np.ndarray, centers: object, size: float) -> list[DieCandidate]:
         raise AssertionError("six dice of one size are never read again")
 
