@@ -1,0 +1,95 @@
+"""Compare reader recipes cheaply: train the pip reader alone from scratch, score it on a held-out real set.
+
+The reader alone (no locator, no export) on generated scenes + the real sets not held out, then its best
+face on the held-out set's labelled boxes: ~17 min for 3000 steps on one thread, so two recipes run side
+by side in a session. One seed swings the figure by about 2 points; the whole pipeline (`bobing train`
+with `--exclude-real`, then `bobing eval`) has the last word. Needs torch.
+
+    python bench/bench_reader_recipe.py --crop 48 --steps 3000
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from bobing_vision.cli.train import DEFAULT_REAL_ROOT
+from bobing_vision.training.augment import AugmentConfig
+from bobing_vision.training.nets import ReaderNet
+from bobing_vision.training.samples import SampleConfig, reader_batch, source_weights
+from bobing_vision.training.scenes import UNREADABLE, Scene, load_real_set, render_synth
+from bobing_vision.training.train import TrainConfig, peak_targets, reader_loss
+from bobing_vision.vision.detector import cut_crops
+
+
+def labelled_crops(scenes: list[Scene], sample: SampleConfig) -> tuple[torch.Tensor, np.ndarray]:
+    """Reader crops at the labelled boxes of every flat die, and their faces."""
+    crops, faces = [], []
+    for scene in scenes:
+        flat = [d for d in scene.dice if d.face != UNREADABLE]
+        if flat:
+            centers = np.array([d.center for d in flat], np.float64)
+            cut, _ = cut_crops(scene.image, centers, np.array([d.size for d in flat]), sample.crop, sample.face_fraction)
+            crops.append(cut)
+            faces += [d.face for d in flat]
+    return torch.from_numpy(np.concatenate(crops).transpose(0, 3, 1, 2).astype(np.float32)), np.array(faces)
+
+
+def score(reader: ReaderNet, crops: torch.Tensor, faces: np.ndarray, sure: float = 0.8) -> str:
+    reader.eval()
+    with torch.no_grad():
+        probs = torch.cat([F.softmax(reader(crops[i:i + 256])[0], 1) for i in range(0, len(crops), 256)]).numpy()
+    reader.train()
+    read, confidence = probs[:, :6].argmax(1) + 1, probs[:, :6].max(1)
+    right, is_sure = read == faces, confidence >= sure
+    return (f"{right.mean():.1%} of {len(faces)} faces right, sure {is_sure.sum()} "
+            f"(right {(is_sure & right).sum()}, wrong {(is_sure & ~right).sum()})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hold-out", default="byler-d6-train", help="the real set scored, never trained on")
+    parser.add_argument("--real-root", type=Path, default=DEFAULT_REAL_ROOT)
+    parser.add_argument("--synth", type=int, default=800, help="generated training scenes (seed + 1000)")
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--crop", type=int, default=SampleConfig().crop, help="reader input side")
+    parser.add_argument("--width", type=int, default=32, help="ReaderNet width")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    sets = sorted(p for p in args.real_root.iterdir() if (p / "labels.json").is_file())
+    held = [p for p in sets if p.name == args.hold_out]
+    if not held:
+        parser.error(f"expected --hold-out to name one of {[p.name for p in sets]}, got {args.hold_out!r}")
+    scenes = [s for p in sets if p.name != args.hold_out for s in load_real_set(p)]
+    scenes += render_synth(args.synth, seed=args.seed + 1000)
+    sample, aug, cfg = SampleConfig(crop=args.crop), AugmentConfig(), TrainConfig(seed=args.seed)
+    held_crops, held_faces = labelled_crops(load_real_set(held[0]), sample)
+    reader = ReaderNet(args.width)
+    opt = torch.optim.AdamW(reader.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=args.steps, pct_start=0.05)
+    rng, weights = np.random.default_rng(args.seed + 1), source_weights(scenes, sample.synth_share)
+    start = time.monotonic()
+    for step in range(1, args.steps + 1):
+        crops, labels, heat, mask = reader_batch(scenes, cfg.reader_batch, rng, sample, aug, weights)
+        logits, pips = reader(torch.from_numpy(crops))
+        losses = reader_loss(logits, pips, torch.from_numpy(labels), torch.from_numpy(peak_targets(heat)),
+                             torch.from_numpy(mask), cfg)
+        opt.zero_grad(set_to_none=True)
+        sum(losses.values()).backward()  # type: ignore[union-attr]
+        opt.step()
+        sched.step()
+        if step % max(1, args.steps // 4) == 0 or step == args.steps:
+            print(f"step {step} {time.monotonic() - start:.0f}s {args.hold_out}: "
+                  f"{score(reader, held_crops, held_faces)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
