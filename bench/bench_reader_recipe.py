@@ -23,7 +23,7 @@ from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.nets import ReaderNet
 from bobing_vision.training.samples import SampleConfig, reader_batch, source_weights
 from bobing_vision.training.scenes import UNREADABLE, Scene, load_real_set, render_synth
-from bobing_vision.training.train import TrainConfig, peak_targets, reader_loss
+from bobing_vision.training.train import TrainConfig, optimiser, peak_targets, reader_loss
 from bobing_vision.vision.detector import cut_crops
 
 
@@ -72,8 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     sample, aug, cfg = SampleConfig(crop=args.crop), AugmentConfig(), TrainConfig(seed=args.seed)
     held_crops, held_faces = labelled_crops(load_real_set(held[0]), sample)
     reader = ReaderNet(args.width)
-    opt = torch.optim.AdamW(reader.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=args.steps, pct_start=0.05)
+    opt, sched = optimiser(list(reader.parameters()), cfg, args.steps)
     rng, weights = np.random.default_rng(args.seed + 1), source_weights(scenes, sample.synth_share)
     start = time.monotonic()
     for step in range(1, args.steps + 1):

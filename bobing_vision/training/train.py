@@ -128,6 +128,14 @@ def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:
     reader.load_state_dict(state["reader"])
 
 
+def optimiser(
+    params: list[torch.nn.Parameter], cfg: TrainConfig, steps: int
+) -> tuple[torch.optim.AdamW, torch.optim.lr_scheduler.OneCycleLR]:
+    """AdamW with a one-cycle schedule: a short warm-up to `cfg.lr`, then cosine decay over `steps`."""
+    opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
+    return opt, torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=steps, pct_start=0.05)
+
+
 def train(
     scenes: list[Scene], out_dir: Path, cfg: TrainConfig = TrainConfig(), sample: SampleConfig = SampleConfig(),
     aug: AugmentConfig = AugmentConfig(), max_steps: int | None = None, log: Callable[[str], None] | None = None,
@@ -140,12 +148,10 @@ def train(
     locator, reader = LocatorNet(), ReaderNet()
     if init_from is not None:
         load_weights(locator, reader, init_from)
-    params = list(locator.parameters()) + list(reader.parameters())
-    opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps = max(1, cfg.epochs * math.ceil(len(scenes) / cfg.locator_batch))
     if max_steps is not None:
         steps = min(steps, max_steps)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=steps, pct_start=0.05)
+    opt, sched = optimiser(list(locator.parameters()) + list(reader.parameters()), cfg, steps)
     start = time.monotonic()
     running: dict[str, float] = {}
     locator.train()
