@@ -24,7 +24,7 @@ from bobing_vision.training.nets import ReaderNet
 from bobing_vision.training.samples import SampleConfig, reader_batch, source_weights
 from bobing_vision.training.scenes import UNREADABLE, Scene, load_real_set, render_synth
 from bobing_vision.training.train import TrainConfig, optimiser, peak_targets, reader_loss
-from bobing_vision.vision.detector import cut_crops
+from bobing_vision.vision.detector import cut_crops, face_confidences
 
 
 def labelled_crops(scenes: list[Scene], sample: SampleConfig) -> tuple[torch.Tensor, np.ndarray]:
@@ -45,7 +45,8 @@ def score(reader: ReaderNet, crops: torch.Tensor, faces: np.ndarray, sure: float
     with torch.no_grad():
         probs = torch.cat([F.softmax(reader(crops[i:i + 256])[0], 1) for i in range(0, len(crops), 256)]).numpy()
     reader.train()
-    read, confidence = probs[:, :6].argmax(1) + 1, probs[:, :6].max(1)
+    # "Sure" as the pipeline means it: the best face's share of P(a die), not its raw probability.
+    read, confidence = probs[:, :6].argmax(1) + 1, face_confidences(probs)
     right, is_sure = read == faces, confidence >= sure
     return (f"{right.mean():.1%} of {len(faces)} faces right, sure {is_sure.sum()} "
             f"(right {(is_sure & right).sum()}, wrong {(is_sure & ~right).sum()})")

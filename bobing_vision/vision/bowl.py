@@ -151,7 +151,9 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     fits = []
     for scale, polarity in sorted(peaks, reverse=True):
         ring = (seed[0], seed[1], seed[2] * scale, seed[3] * scale, seed[4])
-        for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,)):
+        # A concentric ring's geometry is the seed's, its radius scaled: no need to compute it again.
+        ring_geometry = (rho / scale, normal)
+        for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,), ring_geometry):
             if _close(f.ellipse, seed, config):
                 if f.support >= config.refine_accept:
                     return f
@@ -272,16 +274,18 @@ def _best(fits: list[_Fit], config: BowlConfig) -> _Fit | None:
 
 
 def _fits_near(edges: _Edges, seed: Ellipse, band: float, tol: float, config: BowlConfig,
-               rng: np.random.Generator | None, polarities: tuple[float, ...] = (1.0, -1.0)) -> list[_Fit]:
+               rng: np.random.Generator | None, polarities: tuple[float, ...] = (1.0, -1.0),
+               geometry: tuple[np.ndarray, np.ndarray] | None = None) -> list[_Fit]:
     """Ellipses through the edge points near `seed`, one per contrast polarity (inner side lighter/darker).
 
     Rim edges run along the seed, so their gradient is normal to it; its sign says whether the rim's
     inner side is lighter or darker, and the whole rim shares that sign. With `rng` None the band is
     taken to be clean (a narrow ring on the refined copy) and fitted by trimmed least squares alone.
+    `geometry` is `_geometry(edges.points, seed)` when the caller has it already.
     """
     if len(edges.points) < 12:
         return []
-    rho, normal = _geometry(edges.points, seed)
+    rho, normal = _geometry(edges.points, seed) if geometry is None else geometry
     align = np.sum(normal * edges.grads, axis=1)
     # Support is measured on the points around the band only: a fit never strays far from its seed.
     around = np.abs(rho - 1.0) < band + config.refine_band
