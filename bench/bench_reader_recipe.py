@@ -19,6 +19,7 @@ import torch
 from torch.nn import functional as F
 
 from bobing_vision.cli.train import DEFAULT_REAL_ROOT
+from bobing_vision.dataset.labels import labelled_sets
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.nets import ReaderNet
 from bobing_vision.training.samples import SampleConfig, reader_batch, source_weights
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
-    sets = sorted(p for p in args.real_root.iterdir() if (p / "labels.json").is_file())
+    sets = labelled_sets(args.real_root)
     held = [p for p in sets if p.name == args.hold_out]
     if not held:
         parser.error(f"expected --hold-out to name one of {[p.name for p in sets]}, got {args.hold_out!r}")

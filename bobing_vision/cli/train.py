@@ -7,6 +7,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from bobing_vision.dataset.labels import labelled_sets
+
 HELP = "train the dice models and export ONNX (needs torch)"
 
 DEFAULT_REAL_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -43,8 +45,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def real_folders(args: argparse.Namespace) -> list[Path]:
     folders = args.real
     if folders is None:
-        root = DEFAULT_REAL_ROOT
-        folders = sorted(p for p in root.iterdir() if (p / "labels.json").is_file()) if root.is_dir() else []
+        folders = labelled_sets(DEFAULT_REAL_ROOT)
     return [f for f in folders if f.name not in set(args.exclude_real)]
 
 

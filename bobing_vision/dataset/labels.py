@@ -139,6 +139,12 @@ def load_labels(folder: Path | str) -> dict[str, ImageLabel]:
     return {name: parse_image(name, value) for name, value in raw.items()}
 
 
+def labelled_sets(root: Path | str) -> list[Path]:
+    """The folders directly under `root` that hold a labels file, by name; none when `root` is missing."""
+    root = Path(root)
+    return sorted(p for p in root.iterdir() if (p / LABELS_FILE).is_file()) if root.is_dir() else []
+
+
 def save_labels(folder: Path | str, labels: dict[str, ImageLabel]) -> Path:
     path = Path(folder) / LABELS_FILE
     data = {name: label.to_json() for name, label in sorted(labels.items())}
