@@ -132,8 +132,7 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     edges = _Edges(pts[box], all_edges.grads[box], all_edges.size)
     if len(edges.points) < 12:
         return None
-    rho, normal = _geometry(edges.points, seed)
-    align = np.sum(normal * edges.grads, axis=1)
+    rho, align = _radius_and_alignment(edges, seed)
     r = float(np.sqrt(seed[2] * seed[3]))
     step = config.refine_tol_px / r  # one histogram bin: the tolerance, in normalised radius
     lo, hi = 1.0 - config.refine_band, 1.0 + config.refine_outward
@@ -151,9 +150,8 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     fits = []
     for scale, polarity in sorted(peaks, reverse=True):
         ring = (seed[0], seed[1], seed[2] * scale, seed[3] * scale, seed[4])
-        # A concentric ring's geometry is the seed's, its radius scaled: no need to compute it again.
-        ring_geometry = (rho / scale, normal)
-        for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,), ring_geometry):
+        # A concentric ring's normals are the seed's and its radii the seed's scaled: nothing to recompute.
+        for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,), (rho / scale, align)):
             if _close(f.ellipse, seed, config):
                 if f.support >= config.refine_accept:
                     return f
@@ -275,18 +273,17 @@ def _best(fits: list[_Fit], config: BowlConfig) -> _Fit | None:
 
 def _fits_near(edges: _Edges, seed: Ellipse, band: float, tol: float, config: BowlConfig,
                rng: np.random.Generator | None, polarities: tuple[float, ...] = (1.0, -1.0),
-               geometry: tuple[np.ndarray, np.ndarray] | None = None) -> list[_Fit]:
+               known: tuple[np.ndarray, np.ndarray] | None = None) -> list[_Fit]:
     """Ellipses through the edge points near `seed`, one per contrast polarity (inner side lighter/darker).
 
     Rim edges run along the seed, so their gradient is normal to it; its sign says whether the rim's
     inner side is lighter or darker, and the whole rim shares that sign. With `rng` None the band is
     taken to be clean (a narrow ring on the refined copy) and fitted by trimmed least squares alone.
-    `geometry` is `_geometry(edges.points, seed)` when the caller has it already.
+    `known`: each edge point's normalised radius and gradient alignment with `seed`, when the caller has them.
     """
     if len(edges.points) < 12:
         return []
-    rho, normal = _geometry(edges.points, seed) if geometry is None else geometry
-    align = np.sum(normal * edges.grads, axis=1)
+    rho, align = known if known is not None else _radius_and_alignment(edges, seed)
     # Support is measured on the points around the band only: a fit never strays far from its seed.
     around = np.abs(rho - 1.0) < band + config.refine_band
     nearby = _Edges(edges.points[around], edges.grads[around], edges.size)
@@ -305,6 +302,12 @@ def _fits_near(edges: _Edges, seed: Ellipse, band: float, tol: float, config: Bo
         if ellipse is not None:
             fits.append(_Fit(ellipse, _support(ellipse, nearby, tol, config)))
     return fits
+
+
+def _radius_and_alignment(edges: _Edges, e: Ellipse) -> tuple[np.ndarray, np.ndarray]:
+    """Each edge point's normalised radius and the cosine between its gradient and the outward normal."""
+    rho, normal = _geometry(edges.points, e)
+    return rho, np.sum(normal * edges.grads, axis=1)
 
 
 def _rho(points: np.ndarray, e: Ellipse) -> np.ndarray:
@@ -399,9 +402,8 @@ def _support(ellipse: Ellipse, edges: _Edges, tol: float, config: BowlConfig) ->
     polarity (a striped table flips the rim's polarity from stripe to stripe, noise at every pixel).
     """
     cx, cy, rx, ry, angle = ellipse
-    rho, normal = _geometry(edges.points, ellipse)
+    rho, align = _radius_and_alignment(edges, ellipse)
     near = np.abs(rho - 1.0) * min(rx, ry) <= tol
-    align = np.sum(normal * edges.grads, axis=1)
     t = np.deg2rad(angle)
     dx, dy = edges.points[:, 0] - cx, edges.points[:, 1] - cy
     phi = np.arctan2((-dx * np.sin(t) + dy * np.cos(t)) / ry, (dx * np.cos(t) + dy * np.sin(t)) / rx)
