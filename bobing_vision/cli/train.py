@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bobing_vision.dataset.labels import labelled_sets
+from bobing_vision.training.samples import SampleConfig
 
 HELP = "train the dice models and export ONNX (needs torch)"
 
@@ -36,6 +37,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--lr", type=float, default=None,
         help="peak learning rate (default: TrainConfig's; lower it to continue a run with --init-from)",
+    )
+    parser.add_argument(
+        "--crop", type=int, default=SampleConfig.crop, metavar="PX",
+        help="the reader's crop side, a multiple of 8 (the detector reads it from the exported model)",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
@@ -66,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.lr}", file=sys.stderr,
         )
         return 2
+    # The reader pools at stride 8; smaller than 24 px leaves its face head a 2x2 map.
+    if args.crop < 24 or args.crop % 8:
+        print(f"bobing train: expected --crop a multiple of 8, at least 24, got {args.crop}", file=sys.stderr)
+        return 2
     try:
         scenes = []
         for folder in real_folders(args):
@@ -89,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.lr is not None:
         cfg = replace(cfg, lr=args.lr)
     try:
-        result = train(scenes, args.out, cfg, max_steps=args.max_steps, log=lambda s: print(s, flush=True),
-                       init_from=args.init_from)
+        result = train(scenes, args.out, cfg, SampleConfig(crop=args.crop), max_steps=args.max_steps,
+                       log=lambda s: print(s, flush=True), init_from=args.init_from)
     except FileNotFoundError as exc:
         print(f"bobing train: {exc}", file=sys.stderr)
         return 2
