@@ -98,6 +98,8 @@ def test_the_rules_passed_in_are_used() -> None:
         ("one unsure", six("44441") + [die(320, 300, 2, prob=0.5)], ReadingStatus.UNREADABLE, "can't read die"),
         ("pips one off, face not sure enough", six("44441") + [die(320, 300, 6, prob=0.85, pips=5)],
          ReadingStatus.UNREADABLE, "can't read die"),
+        ("no pips found, face not certain", six("44441") + [die(320, 300, 5, prob=0.93, pips=0)],
+         ReadingStatus.UNREADABLE, "can't read die"),
         ("pips two off, face sure", six("44441") + [die(320, 300, 6, prob=0.93, pips=4)], ReadingStatus.UNREADABLE,
          "can't read die"),
         ("red pips on a 3", six("44441") + [die(320, 300, 3, prob=0.93, red=1)], ReadingStatus.UNREADABLE,
@@ -122,7 +124,7 @@ def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], st
     ("case", "candidate"),
     [
         ("ordinary dice: black 1 and 4", die(320, 300, 4, red=0)),
-        ("pips not found at all", die(320, 300, 5, pips=0)),
+        ("a certain face whose pips are not found at all", die(320, 300, 5, pips=0)),
         ("red 1", die(320, 300, 1)),
         ("a sure 6 with one pip missed", die(320, 300, 6, pips=5)),
         ("a sure red 1 seen as two pips", die(320, 300, 1, pips=2, red=1)),
