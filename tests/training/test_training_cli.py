@@ -1,4 +1,4 @@
-"""`bobing train` end to end on a tiny run (needs torch), and its refusals (no torch needed)."""
+"""`bobing train` on a tiny run and its refusal of a crop the reader cannot pool (both need torch)."""
 
 from __future__ import annotations
 
