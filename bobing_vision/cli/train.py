@@ -56,15 +56,6 @@ def real_folders(args: argparse.Namespace) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
-        import torch  # noqa: F401
-    except ModuleNotFoundError:
-        print("bobing train: needs torch; pip install torch==2.13.0", file=sys.stderr)
-        return 2
-    from bobing_vision.errors import BobingError
-    from bobing_vision.training.scenes import load_real_set, mine_negatives, render_synth
-    from bobing_vision.training.train import TrainConfig, train
-
     if args.epochs < 1 or args.synth < 0 or (args.lr is not None and args.lr <= 0):
         print(
             f"bobing train: expected --epochs >= 1, --synth >= 0 and --lr > 0, got {args.epochs}, {args.synth}, "
@@ -75,6 +66,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.crop < 24 or args.crop % 8:
         print(f"bobing train: expected --crop a multiple of 8, at least 24, got {args.crop}", file=sys.stderr)
         return 2
+    # Arguments first: a wrong one is reported whether or not torch is installed.
+    try:
+        import torch  # noqa: F401
+    except ModuleNotFoundError:
+        print("bobing train: needs torch; pip install torch==2.13.0", file=sys.stderr)
+        return 2
+    from bobing_vision.errors import BobingError
+    from bobing_vision.training.scenes import load_real_set, mine_negatives, render_synth
+    from bobing_vision.training.train import TrainConfig, train
+
     try:
         scenes = []
         for folder in real_folders(args):

@@ -1,4 +1,4 @@
-"""`bobing train` on a tiny run and its refusal of a crop the reader cannot pool (both need torch)."""
+"""`bobing train` on a tiny run (needs torch) and its refusal of a crop the reader cannot pool (torch or not)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from bobing_vision.cli.train import main
 
 @pytest.mark.parametrize("crop", ["20", "44"])
 def test_a_crop_the_reader_cannot_pool_is_refused(crop: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("torch")
     assert main(["--out", str(tmp_path), "--synth", "1", "--real", "--crop", crop]) == 2
     assert "--crop a multiple of 8" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())  # refused before any scene is rendered or file written
