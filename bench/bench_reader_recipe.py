@@ -25,6 +25,7 @@ from bobing_vision.training.nets import ReaderNet
 from bobing_vision.training.samples import SampleConfig, reader_batch, source_weights
 from bobing_vision.training.scenes import UNREADABLE, Scene, load_real_set, render_synth
 from bobing_vision.training.train import TrainConfig, optimiser, peak_targets, reader_loss
+from bobing_vision.vision.config import ReaderConfig
 from bobing_vision.vision.detector import cut_crops, face_confidences
 
 
@@ -42,7 +43,7 @@ def labelled_crops(scenes: list[Scene], sample: SampleConfig) -> tuple[torch.Ten
 
 
 def score(reader: ReaderNet, crops: torch.Tensor, faces: np.ndarray, sure: float = 0.8,
-          certain: float = 0.95) -> str:
+          certain: float = ReaderConfig.certain_face_prob) -> str:
     reader.eval()
     with torch.no_grad():
         probs = torch.cat([F.softmax(reader(crops[i:i + 256])[0], 1) for i in range(0, len(crops), 256)]).numpy()
