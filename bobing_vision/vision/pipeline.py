@@ -140,6 +140,8 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
     if certain:
         if mixed and abs(pips - face) > config.pip_slack:
             return None, f"{pips} red and black pips seen on a {face}"
+        if 2 * red > pips and face not in config.red_faces:
+            return None, f"red pips on a {face}"
         return face, None
     # Pips found must count the face; a near-certain face may be off by the pip reader's usual slip,
     # but not when red and black pips are seen together. No pips found is no count: on byler's photos
@@ -157,7 +159,9 @@ def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> Chi
     red_ones = black_ones = red_others = 0
     for c in candidates:
         face, _ = judge_face(c, config)
-        if face is None or not c.pips:
+        # Only a face its pips count speaks for the set: a certain misread (a Chinese 4 half hidden,
+        # read 2 with 2 red pips of 3) would otherwise call the set ordinary and escape the red check.
+        if face is None or c.pip_count != face:
             continue
         if face in config.red_faces:
             red_ones += c.red_pips == c.pip_count

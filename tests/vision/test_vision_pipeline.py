@@ -164,6 +164,16 @@ def test_small_dice_with_red_pips_on_every_face_some_taken_for_black_are_not_a_c
     assert reading.faces == (1, 3, 4, 5, 6, 6)
 
 
+def test_a_certain_face_with_mostly_red_pips_that_do_not_count_it_is_no_witness_and_no_read() -> None:
+    # Generated seed 1313, scene 37: a Chinese 4 half under another die, read 2 at 0.95 with 3 pips,
+    # 2 of them red. Its red pips called the set ordinary, so nothing checked it: a wrong award.
+    misread = die(340, 300, 2, prob=0.951, pips=3, red=2)
+    reading = read(six("2656") + [die(250, 300, 4), misread])
+    assert reading.status is not ReadingStatus.OK and reading.award is None
+    assert [d.center for d in reading.dice if not d.readable] == [(340.0, 300.0)]
+    assert any("red pips on a 2" in note for note in reading.notes), reading.notes
+
+
 def small(candidate: DieCandidate, width: float) -> DieCandidate:
     """The candidate with its box shrunk to `width` about its centre (the locator's size error)."""
     x, y = candidate.center
