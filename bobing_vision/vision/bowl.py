@@ -1,14 +1,17 @@
 """Find the bowl's rim as an ellipse in one frame, or say there is none.
 
 Two passes over edge points (Canny) with their gradient directions:
-1. Search, on a 200 px copy: circle candidates from a Hough vote; around each, the edge points whose
-   gradient points across the candidate's outline, split by contrast polarity, give an ellipse by
-   RANSAC (five points, one per sector) and least-squares refits. Blue pattern strokes, glare spots
-   and a hand over the rim point every which way or sit off the curve, so they are outvoted.
+1. Search, on a 200 px copy: circle candidates from a Hough vote, and the curves running around each
+   farther out (the vote keeps one circle per centre, often the floor ring); around each, the edge
+   points whose gradient points across the candidate's outline, split by contrast polarity, give an
+   ellipse by RANSAC (five points, one per sector; the hypothesis whose inliers reach farthest around
+   wins) and least-squares refits, and the circle itself competes with them. Blue pattern strokes,
+   glare spots and a hand over the rim point every which way or sit off the curve, so they are outvoted.
 2. Refine, on a 480 px copy, the best two: every curve concentric with the candidate, from a little
    inside to well outside, is a peak in the histogram of the edge points' normalised radius; the
    outermost that runs (nearly) all around is the rim — the lip's outer edge, not a painted ring, the
-   inner wall or the floor.
+   inner wall or the floor. A best rim that does not run nearly all around is fitted once more,
+   freely, over a wide band around it.
 A fit counts by its support: the share of its outline inside the frame covered by long runs of
 edges running along it. A rim too weakly supported, too small, too flat or mostly out of view is no
 bowl. `still_there` re-checks a known bowl in a new frame of the same camera for a fraction of that.
@@ -91,7 +94,15 @@ def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | No
         return None
     # Each refinement already took the outermost concentric rim; between rims around different
     # centres, the one the sharper copy supports best wins.
-    return Bowl(*_rescale(max(good, key=lambda f: f.support).ellipse, 1 / s_big))
+    best = max(good, key=lambda f: f.support)
+    if best.support < config.refine_accept:
+        # Not all around: often a curve that shares one side with the rim and cuts inside it on the
+        # other (a shadow, the lip's inner edge). A free fit over a wide band around it on the sharper
+        # copy finds the rim itself; it must do clearly better.
+        freer = _fits_near(big_edges, best.ellipse, config.polish_band, config.refine_tol_px, config, rng)
+        best = max([best, *(f for f in freer if f.support >= best.support + config.polish_gain)],
+                   key=lambda f: f.support)
+    return Bowl(*_rescale(best.ellipse, 1 / s_big))
 
 
 def rim_error(found: Bowl, truth: Bowl) -> float:
@@ -135,17 +146,7 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     rho, align = _radius_and_alignment(edges, seed)
     r = float(np.sqrt(seed[2] * seed[3]))
     step = config.refine_tol_px / r  # one histogram bin: the tolerance, in normalised radius
-    lo, hi = 1.0 - config.refine_band, 1.0 + config.refine_outward
-    bins = np.arange(lo, hi + step, step)
-    expected = 2 * np.pi * r  # edge pixels of a curve running all around
-    peaks: list[tuple[float, float]] = []  # (scale, polarity) of each concentric curve
-    for polarity in (1.0, -1.0):
-        counts, _ = np.histogram(rho[polarity * align > config.min_alignment], bins=bins)
-        counts = np.convolve(counts, np.ones(3), mode="same")  # a curve's pixels straddle two bins
-        found = np.flatnonzero((counts >= config.refine_peak * expected) & (counts >= np.roll(counts, 1))
-                               & (counts > np.roll(counts, -1)))
-        strongest = found[np.argsort(-counts[found])][: config.refine_peaks]
-        peaks += [(float(bins[k] + step / 2), polarity) for k in strongest]
+    peaks = _concentric_peaks(rho, align, r, 1.0 - config.refine_band, 1.0 + config.refine_outward, step, config)
     # Outermost first: a curve that runs nearly all around is the rim, and the rest need no fit.
     fits = []
     for scale, polarity in sorted(peaks, reverse=True):
@@ -160,6 +161,27 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     # (an ellipse through half of each), not a painted ring inside.
     return _best([f for f in fits if f.support >= config.min_support], config) or (
         max(fits, key=lambda f: f.support) if fits else None)
+
+
+def _concentric_peaks(rho: np.ndarray, align: np.ndarray, r: float, lo: float, hi: float, step: float,
+                      config: BowlConfig) -> list[tuple[float, float]]:
+    """(scale, polarity) of the curves concentric with a ring of radius `r`, lo..hi times as big: peaks
+    of the histogram of the edge points' normalised radius `rho`, by contrast polarity, whose pixels
+    make at least `refine_peak` of the curve's outline."""
+    bins = np.arange(lo, hi + step, step)
+    centres = bins[:-1] + step / 2
+    peaks: list[tuple[float, float]] = []
+    if len(centres) < 3:
+        return peaks
+    for polarity in (1.0, -1.0):
+        counts, _ = np.histogram(rho[polarity * align > config.min_alignment], bins=bins)
+        counts = np.convolve(counts, np.ones(3), mode="same")  # a curve's pixels straddle two bins
+        share = counts / (2 * np.pi * r * centres)
+        found = np.flatnonzero((share >= config.refine_peak) & (counts >= np.roll(counts, 1))
+                               & (counts > np.roll(counts, -1)))
+        strongest = found[np.argsort(-share[found])][: config.refine_peaks]
+        peaks += [(float(centres[k]), polarity) for k in strongest]
+    return peaks
 
 
 def _copy(gray: np.ndarray, size: int) -> tuple[np.ndarray, float]:
@@ -245,9 +267,12 @@ def _search(small: np.ndarray, config: BowlConfig, rng: np.random.Generator) -> 
         return []
     fits = []
     for cx, cy, r in circles[0][: config.max_candidates]:
-        seed = (float(cx), float(cy), float(r), float(r), 0.0)
-        fits += [f for f in _fits_near(edges, seed, config.seed_band_frac, config.support_tol_px, config, rng)
-                 if _plausible(f, w, h, min_r, max_r, config)]
+        for seed in _concentric_seeds(edges, float(cx), float(cy), float(r), max_r, config):
+            # The circle competes with the ellipses fitted near it: where a shadow or the lip runs
+            # beside the rim, the fit may follow them off it while the circle stays on it (seed 8282, 121).
+            circle = _Fit(seed, _support(seed, edges, config.support_tol_px, config))
+            near = _fits_near(edges, seed, config.seed_band_frac, config.support_tol_px, config, rng)
+            fits += [f for f in [circle, *near] if _plausible(f, w, h, min_r, max_r, config)]
         if any(f.support >= config.search_accept for f in fits):
             break  # a rim in full view, from the strongest vote: the weaker votes cannot beat it
     chosen: list[_Fit] = []
@@ -255,6 +280,17 @@ def _search(small: np.ndarray, config: BowlConfig, rng: np.random.Generator) -> 
         if len(chosen) < config.refine_candidates and all(_distinct(f.ellipse, c.ellipse) for c in chosen):
             chosen.append(f)
     return chosen
+
+
+def _concentric_seeds(edges: _Edges, cx: float, cy: float, r: float, max_r: float,
+                      config: BowlConfig) -> list[Ellipse]:
+    """The vote's circle and the curves running around it farther out: the vote keeps one circle per
+    centre, and that is often the floor ring, with the rim around it (seeds 2027 and 1313)."""
+    circle = (cx, cy, r, r, 0.0)
+    rho, align = _radius_and_alignment(edges, circle)
+    lo = 1.0 + 2 * config.seed_band_frac  # beyond the band the circle's own fit already covers
+    scales = sorted({s for s, _ in _concentric_peaks(rho, align, r, lo, max_r / r, config.support_tol_px / r, config)})
+    return [circle] + [(cx, cy, r * s, r * s, 0.0) for s in scales]
 
 
 def _distinct(a: Ellipse, b: Ellipse) -> bool:
@@ -358,7 +394,15 @@ def _ransac(band: np.ndarray, seed: Ellipse, tol: float, config: BowlConfig,
     conics = conics[b * b - 4 * a * c < 0]  # ellipses only
     if len(conics) == 0:
         return _fit(band)
-    best = conics[int(np.argmax((_sampson(conics, scored) * r < tol).sum(axis=1)))]
+    # Scored by how much of the way around their inliers reach, not by how many there are: the rim
+    # plus a dense stretch of shadow or lip edge can out-count the rim alone with an ellipse that
+    # runs along neither for long (generated seed 8282, scenes 2 and 121).
+    inliers = _sampson(conics, scored) * r < tol
+    angle = (np.mod(np.arctan2(scored[:, 1], scored[:, 0]), 2 * np.pi) / (2 * np.pi) * _OUTLINE_SAMPLES).astype(int)
+    hit = np.zeros((len(conics), _OUTLINE_SAMPLES), bool)
+    rows, cols = np.nonzero(inliers)
+    hit[rows, angle[cols] % _OUTLINE_SAMPLES] = True
+    best = conics[int(np.argmax(hit.sum(axis=1) * (len(scored) + 1) + inliers.sum(axis=1)))]
     return _fit(band[_sampson(best[None, :], p)[0] * r < tol])
 
 

@@ -28,6 +28,11 @@ class BowlConfig:
     min_refined_support: float = 0.38
     # A refined curve this well supported is the rim at once: a rim in full view runs ~90% around.
     refine_accept: float = 0.8
+    # A refined rim supported less than `refine_accept` is fitted again, freely, among the edges this
+    # far (share of the radius) around it, and replaced by a fit this much better supported. Over
+    # 2300 generated scenes of 11 seeds, rims off by > 10% of the radius: 53 -> 30 (by > 20%: 25 -> 16).
+    polish_band: float = 0.25
+    polish_gain: float = 0.05
     # A concentric curve is tried when its edge pixels number this share of a full ellipse's outline.
     refine_peak: float = 0.25
     # At most this many concentric curves are tried per contrast polarity.
