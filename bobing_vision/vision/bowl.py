@@ -19,7 +19,7 @@ bowl. `still_there` re-checks a known bowl in a new frame of the same camera for
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -74,18 +74,29 @@ def to_gray(frame: np.ndarray) -> np.ndarray:
 def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | None:
     """The rim of the bowl in frame pixels, or None when no bowl is in view."""
     gray = to_gray(frame)
-    rng = np.random.default_rng(0)  # fixed: the same frame always gives the same bowl
     big, s_big = _copy(gray, config.refine_size)
     small, s_small = _copy(big, config.work_size)
-    s_small *= s_big
-    coarse = _search(cv2.GaussianBlur(small, (0, 0), config.blur_sigma), config, rng)
+    small = cv2.GaussianBlur(small, (0, 0), config.blur_sigma)
+    big = cv2.GaussianBlur(big, (0, 0), config.blur_sigma)
+    # A busy tablecloth (stripes, checks, printed stars) raises the edge threshold above a soft rim:
+    # where no rim stands out, look again among weaker edges.
+    for percentile in (config.edge_percentile, config.retry_edge_percentile):
+        fit = _find(small, big, replace(config, edge_percentile=percentile), 1 / s_small)
+        if fit is not None:
+            return Bowl(*_rescale(fit.ellipse, 1 / s_big))
+    return None
+
+
+def _find(small: np.ndarray, big: np.ndarray, config: BowlConfig, to_big: float) -> _Fit | None:
+    """The rim on the big copy, searched for on the small one (`to_big`: their scale), or None."""
+    rng = np.random.default_rng(0)  # fixed: the same frame always gives the same bowl
+    coarse = _search(small, config, rng)
     if not coarse:
         return None
-    big = cv2.GaussianBlur(big, (0, 0), config.blur_sigma)
     big_edges = _edges(big, config)  # once: every candidate is refined on the same edges
     good: list[_Fit] = []
     for candidate in coarse:
-        fine = _refine(big_edges, _rescale(candidate.ellipse, s_big / s_small), config)
+        fine = _refine(big_edges, _rescale(candidate.ellipse, to_big), config)
         if fine is not None and fine.support >= config.min_refined_support:
             good.append(fine)
             if fine.support >= config.refine_accept:
@@ -102,7 +113,7 @@ def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | No
         freer = _fits_near(big_edges, best.ellipse, config.polish_band, config.refine_tol_px, config, rng)
         best = max([best, *(f for f in freer if f.support >= best.support + config.polish_gain)],
                    key=lambda f: f.support)
-    return Bowl(*_rescale(best.ellipse, 1 / s_big))
+    return best
 
 
 def rim_error(found: Bowl, truth: Bowl) -> float:

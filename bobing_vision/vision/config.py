@@ -46,6 +46,9 @@ class BowlConfig:
     # Canny's upper threshold is this percentile of the gradient: the rim is among the strongest
     # edges in view whatever the lighting; the lower threshold is half of it (hysteresis).
     edge_percentile: float = 95.0
+    # With no rim found, the search runs again at this percentile: on a busy tablecloth the rim is
+    # not among the strongest 5% of edges.
+    retry_edge_percentile: float = 85.0
     # ...but never below this (|gx|+|gy| of a 3x3 Sobel): a plain table has no edges at all.
     min_edge: float = 40.0
     # A rim smaller than this (semi-minor axis / shorter frame side) is a cup or a pattern, not the bowl.
