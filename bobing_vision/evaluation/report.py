@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bobing_vision.evaluation.scoring import FACES, UNREADABLE, Evaluation, ImageResult
+from bobing_vision.evaluation.scoring import FACES, RIM_TOLERANCE, UNREADABLE, Evaluation, ImageResult
 
 WORST_SHOWN = 10  # enough to look at by hand; the rest are in --annotate's pictures
 DIGITS = 4  # ratios to 0.01 %: finer is noise on sets of a few hundred images
@@ -39,6 +39,9 @@ def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
         "found_dice": e.found,
         "matched_dice": e.matched,
         "in_bowl_dice": e.in_bowl_dice,
+        "rim_accuracy": _round(e.rim_accuracy),
+        "rims_labelled": e.rims_labelled,
+        "rims_not_found": e.rims_not_found,
         "seconds_per_image": None if e.seconds_per_image is None else round(e.seconds_per_image, 6),
         "confusion": {
             "rows": "labelled face 1..6",
@@ -62,6 +65,8 @@ def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
     e = evaluation
     speed = "n/a" if e.seconds_per_image is None else f"{1000 * e.seconds_per_image:.1f} ms"
     in_bowl_note = f"({e.in_bowl_dice} labelled dice)" if e.in_bowl_dice else "(not labelled)"
+    rim_note = (f"(within {100 * RIM_TOLERANCE:.0f}% of the radius; {e.rims_labelled} labelled rims, "
+                f"{e.rims_not_found} not found)" if e.rims_labelled else "(not labelled)")
     rows = [
         ("images scored", f"{e.images}  ({len(e.failed)} failed, {len(e.unlabelled)} unlabelled)"),
         ("labelled dice", f"{e.dice}  (found {e.found}, matched {e.matched})"),
@@ -70,6 +75,7 @@ def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
         ("face accuracy", f"{_percent(e.face_accuracy)}  (of matched dice)"),
         ("image accuracy", f"{_percent(e.image_accuracy)}  (every die found, right face, nothing extra)"),
         ("in/out of bowl", f"{_percent(e.in_bowl_accuracy)}  {in_bowl_note}"),
+        ("bowl rim", f"{_percent(e.rim_accuracy)}  {rim_note}"),
         ("time per image", speed),
     ]
     verdicts = e.verdicts

@@ -1,11 +1,13 @@
 """What a reader got right and wrong: per image, then over a whole labelled set (DATA.md scores).
 
 A ratio with nothing to count (precision when nothing was found, in-bowl accuracy when no paired die
-has `in_bowl` labelled) is None, not 0 or 1: it is not known, and a report must say so.
+has `in_bowl` labelled, rim accuracy when no image has its bowl labelled) is None, not 0 or 1: it is
+not known, and a report must say so.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -13,10 +15,14 @@ from dataclasses import dataclass
 from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.evaluation.matching import Match
 from bobing_vision.evaluation.verdicts import Verdict, judge
-from bobing_vision.vision.reading import DieReading, Reading
+from bobing_vision.vision.bowl import rim_error
+from bobing_vision.vision.reading import Bowl, DieReading, Reading
 
 FACES = (1, 2, 3, 4, 5, 6)
 UNREADABLE = "unreadable"  # the confusion matrix's last column: found, but no face read
+# A rim found within this share of the radius (worst point) of the labelled one is right: the label
+# is the middle of the lip and the finder takes its outer edge, ~2% out.
+RIM_TOLERANCE = 0.05
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,15 @@ class ImageResult:
     reading: Reading
     match: Match
     seconds: float
+    rim: tuple[float, float, float, float, float] | None = None  # the labelled bowl ellipse, if any
+
+    @property
+    def rim_error(self) -> float | None:
+        """How far the rim found strays from the labelled one, as a share of its radius (worst point):
+        None when no rim is labelled, infinity when no bowl was found."""
+        if self.rim is None:
+            return None
+        return math.inf if self.reading.bowl is None else rim_error(self.reading.bowl, Bowl(*self.rim))
 
     @property
     def pairs(self) -> tuple[DiePair, ...]:
@@ -147,6 +162,20 @@ class Evaluation:
     def in_bowl_accuracy(self) -> float | None:
         wrong = sum(len(r.wrong_in_bowl) for r in self.results)
         return ratio(self.in_bowl_dice - wrong, self.in_bowl_dice)
+
+    @property
+    def rims_labelled(self) -> int:
+        return sum(r.rim is not None for r in self.results)
+
+    @property
+    def rims_not_found(self) -> int:
+        return sum(r.rim_error == math.inf for r in self.results)
+
+    @property
+    def rim_accuracy(self) -> float | None:
+        """Share of the labelled rims found within RIM_TOLERANCE of the radius."""
+        return ratio(sum(r.rim_error is not None and r.rim_error <= RIM_TOLERANCE for r in self.results),
+                     self.rims_labelled)
 
     @property
     def seconds_per_image(self) -> float | None:

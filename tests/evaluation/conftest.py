@@ -4,9 +4,10 @@ Each image carries its own id in pixel (0, 0)'s blue value, so the fake reader k
 image it is looking at and returns that image's scripted reading.
 
 The script, image by image (boxes are 30 px, so the set's typical die width is 30):
-- a_perfect.png: faces 1 and 2 by box; both found and read right.
+- a_perfect.png: faces 1 and 2 by box; both found and read right; its bowl found 1 px off.
 - b_mistakes.png: four dice by box; face 3 found but flagged out of the bowl (labelled in);
-  face 4 missed; face 5 read as 6; face 6 (labelled out) found out but unreadable; one extra die.
+  face 4 missed; face 5 read as 6; face 6 (labelled out) found out but unreadable; one extra die;
+  its bowl not found.
 - c_centres.png: two dice by centre only; face 2 found 12 px off its centre (inside 15 px: a match),
   face 5 found 16 px off (outside: one missed and one extra).
 - d_empty.png: no dice, none found.
@@ -16,14 +17,15 @@ The script, image by image (boxes are 30 px, so the set's typical die width is 3
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
-from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
+from bobing_vision.vision.reading import Bowl, DieReading, Reading, ReadingStatus
 
 
 def found(center: tuple[float, float], face: int | None, in_bowl: bool = True) -> DieReading:
@@ -35,9 +37,15 @@ def box(x: float, y: float) -> list[float]:
     return [x, y, x + 30, y + 30]
 
 
-LABELS = {
-    "a_perfect.png": {"dice": [{"face": 1, "box": box(20, 20)}, {"face": 2, "box": box(100, 20)}]},
+RIM = [100.0, 100.0, 90.0, 80.0, 0.0]  # the bowl of a and b, labelled
+
+LABELS: dict[str, dict[str, Any]] = {
+    "a_perfect.png": {
+        "bowl": {"ellipse": RIM},
+        "dice": [{"face": 1, "box": box(20, 20)}, {"face": 2, "box": box(100, 20)}],
+    },
     "b_mistakes.png": {
+        "bowl": {"ellipse": RIM},
         "dice": [
             {"face": 3, "box": box(20, 20), "in_bowl": True},
             {"face": 4, "box": box(100, 20)},
@@ -64,6 +72,7 @@ READINGS = {
     3: (found((72, 60), 2, in_bowl=False), found((156, 140), 5)),
     4: (),
 }
+BOWLS = {1: Bowl(101.0, 100.0, 90.0, 80.0, 0.0)}  # 1 px off: 1.1% of the radius at worst
 
 
 @dataclass
@@ -71,13 +80,15 @@ class FakeReader:
     """Returns the scripted dice of the image whose id is in pixel (0, 0); counts its calls."""
 
     readings: dict[int, tuple[DieReading, ...]]
+    bowls: dict[int, Bowl] = field(default_factory=dict)
     calls: int = 0
 
     def read(self, frame: np.ndarray) -> Reading:
         self.calls += 1
-        dice = self.readings[int(frame[0, 0, 0])]
+        image_id = int(frame[0, 0, 0])
+        dice = self.readings[image_id]
         status = ReadingStatus.OK if len(dice) == 6 else ReadingStatus.WRONG_DICE_COUNT
-        return Reading(dice=dice, bowl=None, status=status)
+        return Reading(dice=dice, bowl=self.bowls.get(image_id), status=status)
 
 
 def draw_image(image_id: int, dice: list[dict]) -> np.ndarray:
@@ -108,4 +119,4 @@ def labelled_set(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def fake_reader() -> FakeReader:
-    return FakeReader(dict(READINGS))
+    return FakeReader(dict(READINGS), dict(BOWLS))

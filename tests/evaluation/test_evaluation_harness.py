@@ -37,6 +37,9 @@ def evaluation(labelled_set: Path, fake_reader):
         ("in_bowl_dice", 3),  # b's 3 and 6, c's 2 are labelled and found
         ("in_bowl_accuracy", 2 / 3),  # b's 3 said out, is in
         ("seconds_per_image", 0.5),
+        ("rims_labelled", 2),  # a and b
+        ("rims_not_found", 1),  # b
+        ("rim_accuracy", 1 / 2),  # a's, 1 px off
     ],
 )
 def test_known_scores(evaluation, figure: str, expected: float) -> None:
@@ -84,6 +87,16 @@ def test_in_bowl_accuracy_is_null_when_never_labelled(labelled_set: Path, fake_r
     assert to_json(only)["in_bowl_accuracy"] is None
 
 
+def test_rim_accuracy_is_null_when_no_rim_is_labelled(labelled_set: Path, fake_reader) -> None:
+    labels = json.loads((labelled_set / "labels.json").read_text())
+    for label in labels.values():
+        label.pop("bowl", None)
+    (labelled_set / "labels.json").write_text(json.dumps(labels))
+    unlabelled = evaluate(labelled_set, fake_reader)
+    assert (unlabelled.rim_accuracy, unlabelled.rims_labelled, unlabelled.rims_not_found) == (None, 0, 0)
+    assert "bowl rim        n/a  (not labelled)" in format_table(unlabelled)
+
+
 def test_a_truncated_image_is_a_failed_file_not_a_crash(labelled_set: Path, fake_reader) -> None:
     whole = (labelled_set / "a_perfect.png").read_bytes()
     (labelled_set / "a_perfect.png").write_bytes(whole[: len(whole) // 2])
@@ -109,7 +122,8 @@ def test_a_folder_without_labels_is_invalid_input(tmp_path: Path, fake_reader) -
 def test_json_has_the_promised_keys_and_is_serialisable(evaluation) -> None:
     data = json.loads(json.dumps(to_json(evaluation)))
     for key in ("die_recall", "die_precision", "face_accuracy", "image_accuracy", "in_bowl_accuracy",
-                "images", "dice", "seconds_per_image", "confusion", "worst", "failed"):
+                "images", "dice", "seconds_per_image", "confusion", "worst", "failed", "rim_accuracy",
+                "rims_labelled", "rims_not_found"):
         assert key in data
     assert data["images_failed"] == 2
     assert data["worst"][0] == {"file": "b_mistakes.png", "errors": 5, "missed": 1, "extra": 1,
@@ -119,5 +133,5 @@ def test_json_has_the_promised_keys_and_is_serialisable(evaluation) -> None:
 def test_table_shows_the_figures_and_names(evaluation) -> None:
     text = format_table(evaluation)
     for expected in ("die recall      75.0%", "face accuracy   66.7%", "image accuracy  50.0%",
-                     "in/out of bowl  66.7%", "b_mistakes.png: 5 mistakes", "f_corrupt.jpg: not an image"):
+                     "in/out of bowl  66.7%", "bowl rim        50.0%", "1 not found", "b_mistakes.png: 5 mistakes", "f_corrupt.jpg: not an image"):
         assert expected in text
