@@ -78,13 +78,15 @@ def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | No
     small, s_small = _copy(big, config.work_size)
     small = cv2.GaussianBlur(small, (0, 0), config.blur_sigma)
     big = cv2.GaussianBlur(big, (0, 0), config.blur_sigma)
-    # A busy tablecloth (stripes, checks, printed stars) raises the edge threshold above a soft rim:
-    # where no rim stands out, look again among weaker edges.
-    for percentile in (config.edge_percentile, config.retry_edge_percentile):
-        fit = _find(small, big, replace(config, edge_percentile=percentile), 1 / s_small)
-        if fit is not None:
-            return Bowl(*_rescale(fit.ellipse, 1 / s_big))
-    return None
+    fit = _find(small, big, config, 1 / s_small)
+    if fit is None or fit.support < config.refine_accept:
+        # A busy tablecloth (stripes, checks, printed stars) raises the edge threshold above a soft
+        # rim: where no rim runs all around, look again among weaker edges. Among those, only a rim
+        # running nearly all around counts: the cloth's own pattern makes curves too.
+        retry = _find(small, big, replace(config, edge_percentile=config.retry_edge_percentile), 1 / s_small)
+        if retry is not None and retry.support >= config.refine_accept and (fit is None or retry.support > fit.support):
+            fit = retry
+    return None if fit is None else Bowl(*_rescale(fit.ellipse, 1 / s_big))
 
 
 def _find(small: np.ndarray, big: np.ndarray, config: BowlConfig, to_big: float) -> _Fit | None:
