@@ -280,11 +280,14 @@ def _search(small: np.ndarray, config: BowlConfig, rng: np.random.Generator) -> 
         return []
     fits = []
     for cx, cy, r in circles[0][: config.max_candidates]:
-        for seed in _concentric_seeds(edges, float(cx), float(cy), float(r), max_r, config):
+        vote = (float(cx), float(cy), float(r), float(r), 0.0)
+        at_vote = _radius_and_alignment(edges, vote)  # shared by the vote's circle, its fits and its rings
+        for seed in [vote, *_outer_rings(vote, at_vote, max_r, config)]:
+            known = at_vote if seed is vote else None
             # The circle competes with the ellipses fitted near it: where a shadow or the lip runs
             # beside the rim, the fit may follow them off it while the circle stays on it (seed 8282, 121).
-            circle = _Fit(seed, _support(seed, edges, config.support_tol_px, config))
-            near = _fits_near(edges, seed, config.seed_band_frac, config.support_tol_px, config, rng)
+            circle = _Fit(seed, _support(seed, edges, config.support_tol_px, config, known))
+            near = _fits_near(edges, seed, config.seed_band_frac, config.support_tol_px, config, rng, known=known)
             fits += [f for f in [circle, *near] if _plausible(f, w, h, min_r, max_r, config)]
         if any(f.support >= config.search_accept for f in fits):
             break  # a rim in full view, from the strongest vote: the weaker votes cannot beat it
@@ -295,15 +298,15 @@ def _search(small: np.ndarray, config: BowlConfig, rng: np.random.Generator) -> 
     return chosen
 
 
-def _concentric_seeds(edges: _Edges, cx: float, cy: float, r: float, max_r: float,
-                      config: BowlConfig) -> list[Ellipse]:
-    """The vote's circle and the curves running around it farther out: the vote keeps one circle per
-    centre, and that is often the floor ring, with the rim around it (seeds 2027 and 1313)."""
-    circle = (cx, cy, r, r, 0.0)
-    rho, align = _radius_and_alignment(edges, circle)
+def _outer_rings(vote: Ellipse, at_vote: tuple[np.ndarray, np.ndarray], max_r: float,
+                 config: BowlConfig) -> list[Ellipse]:
+    """Circles concentric with the vote's, farther out, along which edges run: the vote keeps one circle
+    per centre, and that is often the floor ring, with the rim around it (seeds 2027 and 1313).
+    `at_vote`: the edge points' normalised radius and alignment with the vote's circle."""
+    cx, cy, r, _, _ = vote
     lo = 1.0 + 2 * config.seed_band_frac  # beyond the band the circle's own fit already covers
-    scales = sorted({s for s, _ in _concentric_peaks(rho, align, r, lo, max_r / r, config.support_tol_px / r, config)})
-    return [circle] + [(cx, cy, r * s, r * s, 0.0) for s in scales]
+    peaks = _concentric_peaks(*at_vote, r, lo, max_r / r, config.support_tol_px / r, config)
+    return [(cx, cy, r * s, r * s, 0.0) for s in sorted({s for s, _ in peaks})]
 
 
 def _distinct(a: Ellipse, b: Ellipse) -> bool:
@@ -451,15 +454,17 @@ def _inside(pts: np.ndarray, width: int, height: int) -> np.ndarray:
     return (pts[:, 0] >= 0) & (pts[:, 0] <= width - 1) & (pts[:, 1] >= 0) & (pts[:, 1] <= height - 1)
 
 
-def _support(ellipse: Ellipse, edges: _Edges, tol: float, config: BowlConfig) -> float:
+def _support(ellipse: Ellipse, edges: _Edges, tol: float, config: BowlConfig,
+             known: tuple[np.ndarray, np.ndarray] | None = None) -> float:
     """Share of the outline (inside the frame) covered by long runs of edges running along it.
 
     An outline sample is covered by an edge point within `tol` whose gradient is normal to the ellipse:
     texture and noise have edges everywhere, but they point every which way. A run keeps one contrast
     polarity (a striped table flips the rim's polarity from stripe to stripe, noise at every pixel).
+    `known`: the edge points' normalised radius and alignment with `ellipse`, when the caller has them.
     """
     cx, cy, rx, ry, angle = ellipse
-    rho, align = _radius_and_alignment(edges, ellipse)
+    rho, align = known if known is not None else _radius_and_alignment(edges, ellipse)
     near = np.abs(rho - 1.0) * min(rx, ry) <= tol
     t = np.deg2rad(angle)
     dx, dy = edges.points[:, 0] - cx, edges.points[:, 1] - cy
