@@ -84,8 +84,8 @@ def find_bowl(frame: np.ndarray, config: BowlConfig = BowlConfig()) -> Bowl | No
         # rim: where no rim runs all around, look again among weaker edges. Among those, only a rim
         # running nearly all around counts: the cloth's own pattern makes curves too.
         retry = _find(small, big, replace(config, edge_percentile=config.retry_edge_percentile), 1 / s_small)
-        if retry is not None and retry.support >= config.refine_accept and (fit is None or retry.support > fit.support):
-            fit = retry
+        if retry is not None and retry.support >= config.refine_accept:
+            fit = retry if fit is None or retry.support > fit.support else fit
     return None if fit is None else Bowl(*_rescale(fit.ellipse, 1 / s_big))
 
 
@@ -112,8 +112,8 @@ def _find(small: np.ndarray, big: np.ndarray, config: BowlConfig, to_big: float)
         # Not all around: often a curve that shares one side with the rim and cuts inside it on the
         # other (a shadow, the lip's inner edge). A free fit over a wide band around it on the sharper
         # copy finds the rim itself; it must do clearly better.
-        freer = _fits_near(big_edges, best.ellipse, config.polish_band, config.refine_tol_px, config, rng)
-        best = max([best, *(f for f in freer if f.support >= best.support + config.polish_gain)],
+        freer = _fits_near(big_edges, best.ellipse, config.refit_band, config.refine_tol_px, config, rng)
+        best = max([best, *(f for f in freer if f.support >= best.support + config.refit_gain)],
                    key=lambda f: f.support)
     return best
 
@@ -159,7 +159,8 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     rho, align = _radius_and_alignment(edges, seed)
     r = float(np.sqrt(seed[2] * seed[3]))
     step = config.refine_tol_px / r  # one histogram bin: the tolerance, in normalised radius
-    peaks = _concentric_peaks(rho, align, r, 1.0 - config.refine_band, 1.0 + config.refine_outward, step, config)
+    lo, hi = 1.0 - config.refine_band, 1.0 + config.refine_outward
+    peaks = _concentric_peaks(rho, align, r, lo, hi, step, config)
     # Outermost first: a curve that runs nearly all around is the rim, and the rest need no fit.
     fits = []
     for scale, polarity in sorted(peaks, reverse=True):

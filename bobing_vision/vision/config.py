@@ -31,8 +31,8 @@ class BowlConfig:
     # A refined rim supported less than `refine_accept` is fitted again, freely, among the edges this
     # far (share of the radius) around it, and replaced by a fit this much better supported. Over
     # 2300 generated scenes of 11 seeds, rims off by > 10% of the radius: 53 -> 30 (by > 20%: 25 -> 16).
-    polish_band: float = 0.25
-    polish_gain: float = 0.05
+    refit_band: float = 0.25
+    refit_gain: float = 0.05
     # A concentric curve is tried when its edge pixels number this share of a full ellipse's outline.
     refine_peak: float = 0.25
     # At most this many concentric curves are tried per contrast polarity.
