@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.evaluation.matching import Match
 from bobing_vision.evaluation.verdicts import Verdict, judge
-from bobing_vision.vision.bowl import rim_error
+from bobing_vision.vision.bowl import rim_error as rim_error_between
 from bobing_vision.vision.reading import Bowl, DieReading, Reading
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -63,7 +63,7 @@ class ImageResult:
         None when no rim is labelled, infinity when no bowl was found."""
         if self.rim is None:
             return None
-        return math.inf if self.reading.bowl is None else rim_error(self.reading.bowl, Bowl(*self.rim))
+        return math.inf if self.reading.bowl is None else rim_error_between(self.reading.bowl, Bowl(*self.rim))
 
     @property
     def pairs(self) -> tuple[DiePair, ...]:
