@@ -174,8 +174,8 @@ class Evaluation:
     @property
     def rim_accuracy(self) -> float | None:
         """Share of the labelled rims found within RIM_TOLERANCE of the radius."""
-        return ratio(sum(r.rim_error is not None and r.rim_error <= RIM_TOLERANCE for r in self.results),
-                     self.rims_labelled)
+        errors = (r.rim_error for r in self.results)  # each rim measured once
+        return ratio(sum(e is not None and e <= RIM_TOLERANCE for e in errors), self.rims_labelled)
 
     @property
     def seconds_per_image(self) -> float | None:

@@ -395,7 +395,7 @@ def _ransac(band: np.ndarray, seed: Ellipse, tol: float, config: BowlConfig,
     p = (band - np.array([cx, cy], dtype=np.float32)) / r
     # Hypotheses are scored on a fixed-size subset: the count of inliers is a statistic.
     scored = p if len(p) <= config.ransac_points else p[rng.choice(len(p), config.ransac_points, replace=False)]
-    sector = (np.mod(np.arctan2(p[:, 1], p[:, 0]), 2 * np.pi) / (2 * np.pi) * 5).astype(int) % 5
+    sector = _angle_bins(np.arctan2(p[:, 1], p[:, 0]), 5)
     counts = np.bincount(sector, minlength=5)
     if np.count_nonzero(counts) < 5:
         return _fit(band)
@@ -415,12 +415,17 @@ def _ransac(band: np.ndarray, seed: Ellipse, tol: float, config: BowlConfig,
     # plus a dense stretch of shadow or lip edge can out-count the rim alone with an ellipse that
     # runs along neither for long (generated seed 8282, scenes 2 and 121).
     inliers = _sampson(conics, scored) * r < tol
-    angle = (np.mod(np.arctan2(scored[:, 1], scored[:, 0]), 2 * np.pi) / (2 * np.pi) * _OUTLINE_SAMPLES).astype(int)
+    angle = _angle_bins(np.arctan2(scored[:, 1], scored[:, 0]), _OUTLINE_SAMPLES)
     hit = np.zeros((len(conics), _OUTLINE_SAMPLES), bool)
     rows, cols = np.nonzero(inliers)
-    hit[rows, angle[cols] % _OUTLINE_SAMPLES] = True
+    hit[rows, angle[cols]] = True
     best = conics[int(np.argmax(hit.sum(axis=1) * (len(scored) + 1) + inliers.sum(axis=1)))]
     return _fit(band[_sampson(best[None, :], p)[0] * r < tol])
+
+
+def _angle_bins(angles: np.ndarray, n: int) -> np.ndarray:
+    """Each angle (radians, any turn) as one of `n` equal sectors of the circle, 0..n-1 from angle 0."""
+    return (np.mod(angles, 2 * np.pi) / (2 * np.pi) * n).astype(int) % n
 
 
 def _sampson(conics: np.ndarray, p: np.ndarray) -> np.ndarray:
@@ -470,7 +475,7 @@ def _support(ellipse: Ellipse, edges: _Edges, tol: float, config: BowlConfig,
     t = np.deg2rad(angle)
     dx, dy = edges.points[:, 0] - cx, edges.points[:, 1] - cy
     phi = np.arctan2((-dx * np.sin(t) + dy * np.cos(t)) / ry, (dx * np.cos(t) + dy * np.sin(t)) / rx)
-    bins = (np.mod(phi, 2 * np.pi) / (2 * np.pi) * _OUTLINE_SAMPLES).astype(int) % _OUTLINE_SAMPLES
+    bins = _angle_bins(phi, _OUTLINE_SAMPLES)
     covered = np.zeros(_OUTLINE_SAMPLES, dtype=bool)
     for polarity in (1.0, -1.0):
         hit = np.zeros(_OUTLINE_SAMPLES, dtype=bool)
