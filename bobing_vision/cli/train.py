@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bobing_vision.dataset.labels import labelled_sets
+from bobing_vision.errors import BobingError, InvalidInput
 from bobing_vision.training.samples import SampleConfig
 
 HELP = "train the dice models and export ONNX (needs torch)"
@@ -48,9 +49,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def real_folders(args: argparse.Namespace) -> list[Path]:
+    """The real sets to train on. A default root with no sets, or a left-out name that is no set, is an
+    error: either would train a model on generated scenes alone without a word (a run from a copy of the
+    repo outside the workspace did, and read real photos 9 points worse)."""
     folders = args.real
     if folders is None:
         folders = labelled_sets(DEFAULT_REAL_ROOT)
+        if not folders:
+            raise InvalidInput(f"expected labelled real sets in {DEFAULT_REAL_ROOT}, found none; name them with "
+                               "--real DIR ..., or give --real alone to train on generated scenes only")
+    unknown = sorted(set(args.exclude_real) - {f.name for f in folders})
+    if unknown:
+        raise InvalidInput(f"expected --exclude-real to name one of {sorted(f.name for f in folders)}, got {unknown}")
     return [f for f in folders if f.name not in set(args.exclude_real)]
 
 
@@ -68,17 +78,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     # Arguments first: a wrong one is reported whether or not torch is installed.
     try:
+        folders = real_folders(args)
+    except InvalidInput as exc:
+        print(f"bobing train: {exc}", file=sys.stderr)
+        return 2
+    try:
         import torch  # noqa: F401
     except ModuleNotFoundError:
         print("bobing train: needs torch; pip install torch==2.13.0", file=sys.stderr)
         return 2
-    from bobing_vision.errors import BobingError
     from bobing_vision.training.scenes import load_real_set, mine_negatives, render_synth
     from bobing_vision.training.train import TrainConfig, train
 
     try:
         scenes = []
-        for folder in real_folders(args):
+        for folder in folders:
             loaded = load_real_set(folder)
             print(f"real set {folder.name}: {len(loaded)} images, {sum(len(s.dice) for s in loaded)} dice")
             scenes += loaded

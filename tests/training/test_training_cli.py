@@ -23,3 +23,22 @@ def test_the_crop_trained_is_the_crop_the_detector_cuts(tmp_path: Path) -> None:
     out = tmp_path / "models"
     assert main(["--out", str(out), "--synth", "2", "--real", "--epochs", "1", "--max-steps", "1", "--crop", "48"]) == 0
     assert DiceDetector(out).crop == 48
+
+
+def test_missing_real_sets_are_an_error_not_a_silent_generated_only_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A copy of the repo with no ../shared/data beside it once trained on generated scenes alone, unsaid.
+    monkeypatch.setattr("bobing_vision.cli.train.DEFAULT_REAL_ROOT", tmp_path / "nowhere")
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1"]) == 2
+    assert "expected labelled real sets in" in capsys.readouterr().err
+    assert not (tmp_path / "models").exists()
+
+
+def test_leaving_out_a_set_that_is_not_there_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    real = tmp_path / "byler"
+    real.mkdir()
+    (real / "labels.json").write_text("{}")
+    args = ["--out", str(tmp_path / "models"), "--synth", "1", "--real", str(real), "--exclude-real", "byler-d6"]
+    assert main(args) == 2
+    assert "expected --exclude-real to name one of ['byler'], got ['byler-d6']" in capsys.readouterr().err
