@@ -60,6 +60,9 @@ def test_ctrl_c_leaves_a_journal_that_resume_continues(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         _bobing("live", "--source", down, "--players", "Ann,Bo", "--journal", str(journal), "--start-throw", "1", "1", "--no-speech"),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # A shell runs a background job with Ctrl-C ignored, and the child would inherit that (Python then
+        # never raises KeyboardInterrupt): give it the default a person's terminal gives.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     lines: list[str] = []
     assert proc.stdout is not None
