@@ -100,6 +100,12 @@ class DieCandidate:
         return sum(1 for p in self.pips if p.red)
 
     @property
+    def mostly_red(self) -> bool:
+        """More than half the pips found are red (not all: on small dice the pip reader takes a red pip
+        for black now and then)."""
+        return 2 * self.red_pips > self.pip_count
+
+    @property
     def face(self) -> int:
         """The most likely face 1..6 (check `face_confidence` before trusting it)."""
         return int(np.argmax(self.face_probs)) + 1

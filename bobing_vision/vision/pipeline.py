@@ -140,7 +140,7 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
     if certain:
         if mixed and abs(pips - face) > config.pip_slack:
             return None, f"{pips} red and black pips seen on a {face}"
-        if 2 * red > pips and face not in config.red_faces:
+        if candidate.mostly_red and face not in config.red_faces:
             return None, f"red pips on a {face}"
         return face, None
     # Pips found must count the face; a near-certain face may be off by the pip reader's usual slip,
@@ -167,9 +167,9 @@ def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> Chi
             red_ones += c.red_pips == c.pip_count
             black_ones += c.red_pips == 0
         else:
-            # Mostly red, not all: on small dice the pip reader takes a red pip for black now and then
-            # (a generated clip of dark dice with red pips everywhere went silent for "red pips on a 6").
-            red_others += 2 * c.red_pips > c.pip_count
+            # Mostly red, not all (a generated clip of dark dice with red pips everywhere, some read
+            # black, went silent for "red pips on a 6").
+            red_others += c.mostly_red
     if red_ones == 0 or red_others:
         return ChineseSet.NO
     return ChineseSet.SURE if red_ones > black_ones else ChineseSet.LIKELY
