@@ -169,7 +169,7 @@ class Evaluation:
 
     @property
     def rims_not_found(self) -> int:
-        return sum(r.rim_error == math.inf for r in self.results)
+        return sum(r.rim is not None and r.reading.bowl is None for r in self.results)
 
     @property
     def rim_accuracy(self) -> float | None:
