@@ -58,10 +58,11 @@ def real_folders(args: argparse.Namespace) -> list[Path]:
         if not folders:
             raise InvalidInput(f"expected labelled real sets in {DEFAULT_REAL_ROOT}, found none; name them with "
                                "--real DIR ..., or give --real alone to train on generated scenes only")
-    unknown = sorted(set(args.exclude_real) - {f.name for f in folders})
+    excluded = set(args.exclude_real)
+    unknown = sorted(excluded - {f.name for f in folders})
     if unknown:
         raise InvalidInput(f"expected --exclude-real to name one of {sorted(f.name for f in folders)}, got {unknown}")
-    return [f for f in folders if f.name not in set(args.exclude_real)]
+    return [f for f in folders if f.name not in excluded]
 
 
 def main(argv: list[str] | None = None) -> int:
