@@ -66,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--crop", type=int, default=SampleConfig().crop, help="reader input side")
     parser.add_argument("--width", type=int, default=32, help="ReaderNet width")
+    parser.add_argument("--synth-share", type=float, default=SampleConfig.synth_share,
+                        help="share of each batch from generated scenes")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
@@ -76,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"expected --hold-out to name one of {[p.name for p in sets]}, got {args.hold_out!r}")
     scenes = [s for p in sets if p.name != args.hold_out for s in load_real_set(p)]
     scenes += render_synth(args.synth, seed=args.seed + 1000)
-    sample, aug, cfg = SampleConfig(crop=args.crop), AugmentConfig(), TrainConfig(seed=args.seed)
+    sample, aug, cfg = SampleConfig(crop=args.crop, synth_share=args.synth_share), AugmentConfig(), TrainConfig(seed=args.seed)
     held_crops, held_faces = labelled_crops(load_real_set(held[0]), sample)
     reader = ReaderNet(args.width)
     opt, sched = optimiser(list(reader.parameters()), cfg, args.steps)

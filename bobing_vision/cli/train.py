@@ -43,6 +43,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--crop", type=int, default=SampleConfig.crop, metavar="PX",
         help="the reader's crop side, a multiple of 8 (the detector reads it from the exported model)",
     )
+    parser.add_argument(
+        "--synth-share", type=float, default=SampleConfig.synth_share, metavar="S",
+        help="share of each batch drawn from generated scenes, the real sets sharing the rest (0 < S <= 1)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     return parser.parse_args(argv)
@@ -76,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     # The reader pools at stride 8; smaller than 24 px leaves its face head a 2x2 map.
     if args.crop < 24 or args.crop % 8:
         print(f"bobing train: expected --crop a multiple of 8, at least 24, got {args.crop}", file=sys.stderr)
+        return 2
+    if not 0 < args.synth_share <= 1:
+        print(f"bobing train: expected 0 < --synth-share <= 1, got {args.synth_share}", file=sys.stderr)
         return 2
     # Arguments first: a wrong one is reported whether or not torch is installed.
     try:
@@ -114,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.lr is not None:
         cfg = replace(cfg, lr=args.lr)
     try:
-        result = train(scenes, args.out, cfg, SampleConfig(crop=args.crop), max_steps=args.max_steps,
+        result = train(scenes, args.out, cfg, SampleConfig(crop=args.crop, synth_share=args.synth_share), max_steps=args.max_steps,
                        log=lambda s: print(s, flush=True), init_from=args.init_from)
     except FileNotFoundError as exc:
         print(f"bobing train: {exc}", file=sys.stderr)

@@ -42,3 +42,24 @@ def test_leaving_out_a_set_that_is_not_there_is_an_error(tmp_path: Path, capsys:
     args = ["--out", str(tmp_path / "models"), "--synth", "1", "--real", str(real), "--exclude-real", "byler-d6"]
     assert main(args) == 2
     assert "expected --exclude-real to name one of ['byler'], got ['byler-d6']" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("share", ["0", "1.5", "-0.25"])
+def test_a_generated_share_outside_0_to_1_is_refused(share: str, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--synth-share", share]) == 2
+    assert f"expected 0 < --synth-share <= 1, got {float(share)}" in capsys.readouterr().err
+    assert not (tmp_path / "models").exists()
+
+
+def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    seen = []
+
+    def record(scenes: list, out_dir: Path, cfg: object, sample: object, **kwargs: object) -> None:
+        seen.append(sample)
+        raise FileNotFoundError("recorded")  # stop before any training: main reports it and returns 2
+
+    monkeypatch.setattr("bobing_vision.training.train.train", record)
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--synth-share", "0.75"]) == 2
+    assert [s.synth_share for s in seen] == [0.75]
