@@ -1,0 +1,83 @@
+"""Compare dice models set by set, wrong verdicts first: the figures a retrained model is adopted by.
+
+    python bench/compare_models.py --models models /tmp/candidate --sets DIR [DIR ...] [--workers 2]
+
+For each set and model, `bobing eval`'s figures: right awards, wrong awards, false voids, right voids,
+refused throws, face accuracy and wrong faces; then each model's totals over the sets. A wrong award
+or a false void is a throw scored wrong at the table, so a candidate replaces the committed models only
+with no more of them, whatever it gains in right awards.
+"""
+
+from __future__ import annotations
+
+import argparse
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Row:
+    right_award: int
+    wrong_award: int
+    false_void: int
+    right_void: int
+    refused: int
+    faces: int  # labelled dice found, whose face is scored
+    faces_right: int
+    faces_wrong: int  # read as another face (unreadable ones are neither right nor wrong)
+
+    @property
+    def wrong_verdicts(self) -> int:
+        return self.wrong_award + self.false_void
+
+    def __add__(self, other: Row) -> Row:
+        return Row(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+
+def measure(models: Path, folder: Path) -> Row:
+    import cv2
+
+    from bobing_vision.evaluation import evaluate
+    from bobing_vision.evaluation.verdicts import Verdict
+    from bobing_vision.vision.pipeline import OnnxDiceReader
+
+    cv2.setNumThreads(1)
+    ev = evaluate(folder, OnnxDiceReader(models_dir=models, track_bowl=False))
+    verdicts = ev.verdicts
+    confusion = ev.confusion
+    faces_right = sum(confusion[i][i] for i in range(6))
+    faces_wrong = sum(confusion[i][j] for i in range(6) for j in range(6) if i != j)
+    return Row(verdicts[Verdict.RIGHT_AWARD], verdicts[Verdict.WRONG_AWARD], verdicts[Verdict.FALSE_VOID],
+               verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.matched, faces_right, faces_wrong)
+
+
+def line(label: str, row: Row) -> str:
+    face = f"{row.faces_right / row.faces:6.1%}" if row.faces else "     -"
+    return (f"{label:<40} {row.right_award:>6} {row.wrong_award:>6} {row.false_void:>6} {row.right_void:>6} "
+            f"{row.refused:>7} {face} {row.faces_wrong:>6}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=Path, nargs="+", required=True, help="model folders, the committed first")
+    parser.add_argument("--sets", type=Path, nargs="+", required=True, help="labelled sets (DATA.md folders)")
+    parser.add_argument("--workers", type=int, default=2, help="processes, one (model, set) pair each")
+    args = parser.parse_args(argv)
+    jobs = [(m, s) for m in args.models for s in args.sets]
+    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+        rows = dict(zip(jobs, pool.map(measure, *zip(*jobs))))
+    print(f"{'set / model':<40} {'right':>6} {'wrong':>6} {'f.void':>6} {'void':>6} {'refused':>7} "
+          f"{'faces':>6} {'wrongF':>6}")
+    for s in args.sets:
+        for m in args.models:
+            print(line(f"{s.name[:18]} / {m}", rows[(m, s)]))
+    print()
+    for m in args.models:
+        total = sum((rows[(m, s)] for s in args.sets), Row(*([0] * len(fields(Row)))))
+        print(line(f"all {len(args.sets)} sets / {m}", total) + f"   wrong verdicts {total.wrong_verdicts}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
