@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"expected --hold-out to name one of {[p.name for p in sets]}, got {args.hold_out!r}")
     scenes = [s for p in sets if p.name != args.hold_out for s in load_real_set(p)]
     scenes += render_synth(args.synth, seed=args.seed + 1000)
-    sample, aug, cfg = SampleConfig(crop=args.crop, synth_share=args.synth_share), AugmentConfig(), TrainConfig(seed=args.seed)
+    sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
+    aug, cfg = AugmentConfig(), TrainConfig(seed=args.seed)
     held_crops, held_faces = labelled_crops(load_real_set(held[0]), sample)
     reader = ReaderNet(args.width)
     opt, sched = optimiser(list(reader.parameters()), cfg, args.steps)

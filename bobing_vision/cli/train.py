@@ -120,9 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     cfg = TrainConfig(epochs=args.epochs, seed=args.seed, threads=args.threads)
     if args.lr is not None:
         cfg = replace(cfg, lr=args.lr)
+    sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
     try:
-        result = train(scenes, args.out, cfg, SampleConfig(crop=args.crop, synth_share=args.synth_share), max_steps=args.max_steps,
-                       log=lambda s: print(s, flush=True), init_from=args.init_from)
+        result = train(scenes, args.out, cfg, sample, max_steps=args.max_steps, log=lambda s: print(s, flush=True),
+                       init_from=args.init_from)
     except FileNotFoundError as exc:
         print(f"bobing train: {exc}", file=sys.stderr)
         return 2
