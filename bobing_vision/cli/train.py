@@ -69,24 +69,24 @@ def real_folders(args: argparse.Namespace) -> list[Path]:
     return [f for f in folders if f.name not in excluded]
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def check_arguments(args: argparse.Namespace) -> list[Path]:
+    """The real sets to train on, once every argument is checked; InvalidInput names the first wrong one."""
     if args.epochs < 1 or args.synth < 0 or (args.lr is not None and args.lr <= 0):
-        print(
-            f"bobing train: expected --epochs >= 1, --synth >= 0 and --lr > 0, got {args.epochs}, {args.synth}, "
-            f"{args.lr}", file=sys.stderr,
-        )
-        return 2
+        raise InvalidInput(f"expected --epochs >= 1, --synth >= 0 and --lr > 0, got {args.epochs}, {args.synth}, "
+                           f"{args.lr}")
     # The reader pools at stride 8; smaller than 24 px leaves its face head a 2x2 map.
     if args.crop < 24 or args.crop % 8:
-        print(f"bobing train: expected --crop a multiple of 8, at least 24, got {args.crop}", file=sys.stderr)
-        return 2
+        raise InvalidInput(f"expected --crop a multiple of 8, at least 24, got {args.crop}")
     if not 0 < args.synth_share <= 1:
-        print(f"bobing train: expected 0 < --synth-share <= 1, got {args.synth_share}", file=sys.stderr)
-        return 2
+        raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
+    return real_folders(args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     # Arguments first: a wrong one is reported whether or not torch is installed.
     try:
-        folders = real_folders(args)
+        folders = check_arguments(args)
     except InvalidInput as exc:
         print(f"bobing train: {exc}", file=sys.stderr)
         return 2
