@@ -242,6 +242,14 @@ def test_an_unreadable_thing_on_the_table_does_not_void_the_throw() -> None:
     assert any("outside the bowl" in note for note in reading.notes)
 
 
+def test_a_certain_read_on_the_table_with_no_pips_found_does_not_void_the_throw() -> None:
+    coin = die(600, 40, 1, prob=0.99, pips=0)
+    reading = read(six("44441") + [coin])
+    assert reading.status is ReadingStatus.WRONG_DICE_COUNT and len(reading.dice) == 5
+    assert any("no pips seen" in note for note in reading.notes)
+    assert read(six("44441") + [die(600, 40, 1, prob=0.99)]).status is ReadingStatus.OUT_OF_BOWL
+
+
 def test_duplicate_candidates_of_one_die_are_merged_keeping_the_strongest() -> None:
     dupes = [die(320, 300, 2, score=0.7), die(323, 302, 5, score=0.95)]
     reading = read(six("44441") + dupes)
@@ -277,7 +285,7 @@ def test_in_bowl_uses_the_die_base(case: str, x: float, inside: bool) -> None:
 def test_an_oversized_box_cannot_pull_a_die_on_the_table_into_the_bowl() -> None:
     x = 320 + 200 + 30.0  # 30 px past the rim: a die's width and more
     big = DieCandidate(center=(x, 240.0), box=(x - 60, 180.0, x + 60, 300.0), score=0.9,
-                       face_probs=(0.0, 0.0, 1.0, 0.0, 0.0, 0.0))
+                       face_probs=(0.0, 0.0, 1.0, 0.0, 0.0, 0.0), pips=(Pip(center=(x, 240.0), red=False),) * 3)
     assert read([big]).dice[0].in_bowl is False
 
 
@@ -397,8 +405,9 @@ class LabelDetector:
             probs = [0.0] * 6
             probs[d.face - 1] = 0.5 if d.cocked else 1.0  # a leaning die is not read with confidence
             face_probs = tuple(probs)
+            pips = tuple(Pip(center=p.center, red=p.red) for p in d.pips)
             out.append(DieCandidate(center=(x, y), box=d.box, score=1.0,
-                                    face_probs=face_probs))  # type: ignore[arg-type]
+                                    face_probs=face_probs, pips=pips))  # type: ignore[arg-type]
         return out
 
 
