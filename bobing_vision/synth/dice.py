@@ -103,20 +103,38 @@ _CLASSIC: tuple[tuple[Colour, Colour], ...] = (
     ((210.0, 210.0, 215.0), (40.0, 40.0, 170.0)),  # white with red pips
 )
 MIN_PIP_CONTRAST = 45.0  # luminance between pips and body: a die whose pips can't be told apart is not sold
+# ...or colour: red pips on a dark blue or purple body, yellow on teal, differ in hue far more than in
+# luminance (real marbled dice with red pips were the commonest face the reader could not read).
+MIN_PIP_COLOUR_DISTANCE = 70.0  # CIELAB distance (red on dark blue ~95, red on brown ~46)
+
+
+def colour_distance(a: Colour, b: Colour) -> float:
+    """CIELAB distance of two BGR colours: how far apart they look, hue and lightness together."""
+    lab = cv2.cvtColor(np.array([[a, b]], np.float32) / 255, cv2.COLOR_BGR2Lab)[0]
+    return float(np.linalg.norm(lab[0] - lab[1]))
+
+
+def pips_stand_out(pip: Colour, body: Colour) -> bool:
+    """Whether pips of this colour can be told from this body, by lightness or by colour."""
+    return (abs(luminance(body) - luminance(pip)) >= MIN_PIP_CONTRAST
+            or colour_distance(pip, body) >= MIN_PIP_COLOUR_DISTANCE)
 
 
 def _any_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
-    """Body and pips of any colours, light on dark or dark on light (red pips on black, gold on purple...)."""
+    """Body and pips of any colours that stand out from each other (red pips on black or dark blue, gold
+    on purple, yellow on teal...)."""
     red_pips = rng.random() < 0.25  # red pips on every face: common, and what a Chinese 1 or 4 looks like
     while True:
         body = _random_colour(rng, 0.08, 0.95)
         if red_pips:
             pip = (rng.uniform(10, 60), rng.uniform(10, 50), rng.uniform(150, 230))
+        elif rng.random() < 0.25:  # pips apart from the body by hue more than by lightness
+            pip = _random_colour(rng, 0.2, 1.0)
         elif rng.random() < luminance(body) / 255:
             pip = _random_colour(rng, 0.03, 0.35)
         else:
             pip = _random_colour(rng, 0.6, 1.0)
-        if abs(luminance(body) - luminance(pip)) >= MIN_PIP_CONTRAST and is_red(pip) == red_pips and not reddish(pip):
+        if pips_stand_out(pip, body) and is_red(pip) == red_pips and not reddish(pip):
             return body, pip
 
 
@@ -141,9 +159,8 @@ def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
         if rng.random() < 0.35:  # marbled acrylic: a second body colour in veins
             swirl = _random_colour(rng, 0.05, 0.95)
             swirl_seed = int(rng.integers(2**31))
-            # Pips stand out from both body colours, on the same side of them (light pips on dark swirls).
-            side = np.sign(luminance(pip) - luminance(body))
-            if side * (luminance(pip) - luminance(swirl)) < MIN_PIP_CONTRAST:
+            # Pips stand out from both body colours.
+            if not pips_stand_out(pip, swirl):
                 swirl = None
     return DieStyle(body, pip, None, float(rng.uniform(0.08, 0.22)), float(rng.uniform(0.1, 0.5)),
                     pip_scale=float(rng.uniform(0.8, 1.2)), swirl=swirl, swirl_seed=swirl_seed)

@@ -7,7 +7,7 @@ import pytest
 
 from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.synth import SceneSpec, render_scene
-from bobing_vision.synth.dice import MIN_PIP_CONTRAST, luminance, sample_die_style
+from bobing_vision.synth.dice import MIN_PIP_CONTRAST, luminance, pips_stand_out, sample_die_style
 
 # Clean renders (no noise, blur or JPEG) of big dice in small bowls, so a pip covers its centre pixel.
 CHINESE = SceneSpec(size=(640, 480), clean=True, chinese_dice_p=1.0, die_mm=(17.0, 20.0), bowl_cm=(18.0, 22.0))
@@ -64,7 +64,19 @@ def test_ordinary_dice_come_in_any_colours() -> None:
     assert 0.1 < np.mean([s.pips_red(5) for s in styles]) < 0.4, "red pips on every face, now and then"
     assert 0.05 < np.mean([s.swirl is not None for s in styles]) < 0.3, "marbled dice, now and then"
     assert len({tuple(round(c, -1) for c in s.body) for s in styles}) > 100, "not a handful of fixed colours"
-    assert all(abs(luminance(s.body) - luminance(s.pip)) >= MIN_PIP_CONTRAST for s in styles)
+    assert all(pips_stand_out(s.pip, s.body) for s in styles)
+    # Red pips on dark blue, yellow on teal: pips that differ from the body by hue, hardly by lightness.
+    hue_only = [s for s in styles if abs(luminance(s.body) - luminance(s.pip)) < MIN_PIP_CONTRAST]
+    assert 0.05 < len(hue_only) / len(styles) < 0.3
+    assert any(s.pips_red(5) for s in hue_only), "red pips on a body as dark as they are"
+
+
+def test_pips_stand_out_by_lightness_or_by_colour() -> None:
+    red, dark_blue, brown = (35.0, 30.0, 190.0), (120.0, 50.0, 20.0), (40.0, 60.0, 110.0)
+    assert pips_stand_out(red, dark_blue), "as dark as the body but another colour"
+    assert pips_stand_out((20.0, 20.0, 20.0), (200.0, 200.0, 200.0)), "black on white"
+    assert not pips_stand_out(red, brown), "close in lightness and in colour"
+    assert not pips_stand_out((100.0, 100.0, 100.0), (130.0, 130.0, 130.0)), "two greys"
 
 
 def test_pips_lie_in_the_top_face_box() -> None:
