@@ -32,6 +32,8 @@ def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
         "die_recall": _round(e.die_recall),
         "die_precision": _round(e.die_precision),
         "face_accuracy": _round(e.face_accuracy),
+        "flat_face_accuracy": _round(e.flat_face_accuracy),
+        "leaning_dice": e.leaning,
         "image_accuracy": _round(e.image_accuracy),
         "in_bowl_accuracy": _round(e.in_bowl_accuracy),
         "images": e.images,
@@ -60,6 +62,13 @@ def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}%"
 
 
+def _leaning(counts: dict[str, int]) -> str:
+    if not counts["dice"]:
+        return "none labelled"
+    return (f"{counts['dice']} matched: {counts['unreadable']} called unreadable, {counts['read_as_labelled']} "
+            f"read as labelled, {counts['read_otherwise']} read otherwise")
+
+
 def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
     """The figures as lines of text: scores, confusion matrix, worst images, failed files."""
     e = evaluation
@@ -73,6 +82,8 @@ def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
         ("die recall", _percent(e.die_recall)),
         ("die precision", _percent(e.die_precision)),
         ("face accuracy", f"{_percent(e.face_accuracy)}  (of matched dice)"),
+        ("flat faces", f"{_percent(e.flat_face_accuracy)}  (face accuracy of the matched dice not labelled leaning)"),
+        ("leaning dice", _leaning(e.leaning)),
         ("image accuracy", f"{_percent(e.image_accuracy)}  (every die found, right face, nothing extra)"),
         ("in/out of bowl", f"{_percent(e.in_bowl_accuracy)}  {in_bowl_note}"),
         ("bowl rim", f"{_percent(e.rim_accuracy)}  {rim_note}"),

@@ -153,6 +153,26 @@ class Evaluation:
     def image_accuracy(self) -> float | None:
         return ratio(sum(r.all_right for r in self.results), self.images)
 
+    def _pairs(self, leaning: bool) -> list[DiePair]:
+        return [p for r in self.results for p in r.pairs if p.label.cocked is leaning]
+
+    @property
+    def flat_face_accuracy(self) -> float | None:
+        """Face accuracy of the matched dice lying flat. DATA.md's face accuracy also counts a leaning
+        die called unreadable as wrong, though that is what the reader must say of it (issue 4)."""
+        flat = self._pairs(leaning=False)
+        return ratio(sum(p.face_right for p in flat), len(flat))
+
+    @property
+    def leaning(self) -> dict[str, int]:
+        """What became of the matched dice labelled `cocked`: called unreadable, read as labelled
+        (the face most nearly up), or read as another face."""
+        pairs = self._pairs(leaning=True)
+        unreadable = sum(p.found.face is None for p in pairs)
+        right = sum(p.face_right for p in pairs)
+        return {"dice": len(pairs), "unreadable": unreadable, "read_as_labelled": right,
+                "read_otherwise": len(pairs) - unreadable - right}
+
     @property
     def in_bowl_dice(self) -> int:
         """Paired dice whose `in_bowl` is labelled: the in/out accuracy's denominator."""

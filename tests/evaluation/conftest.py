@@ -6,7 +6,7 @@ image it is looking at and returns that image's scripted reading.
 The script, image by image (boxes are 30 px, so the set's typical die width is 30):
 - a_perfect.png: faces 1 and 2 by box; both found and read right; its bowl found 1 px off.
 - b_mistakes.png: four dice by box; face 3 found but flagged out of the bowl (labelled in);
-  face 4 missed; face 5 read as 6; face 6 (labelled out) found out but unreadable; one extra die;
+  face 4 missed; face 5 read as 6; face 6 (labelled out, leaning) found out but unreadable; one extra die;
   its bowl not found.
 - c_centres.png: two dice by centre only; face 2 found 12 px off its centre (inside 15 px: a match),
   face 5 found 16 px off (outside: one missed and one extra).
@@ -50,7 +50,7 @@ LABELS: dict[str, dict[str, Any]] = {
             {"face": 3, "box": box(20, 20), "in_bowl": True},
             {"face": 4, "box": box(100, 20)},
             {"face": 5, "box": box(20, 100)},
-            {"face": 6, "box": box(100, 100), "in_bowl": False},
+            {"face": 6, "box": box(100, 100), "in_bowl": False, "cocked": True},
         ]
     },
     "c_centres.png": {

@@ -33,6 +33,7 @@ def evaluation(labelled_set: Path, fake_reader):
         ("die_recall", 6 / 8),  # b's face 4 and c's face 5 missed
         ("die_precision", 6 / 8),  # b's extra die and c's die found 16 px off
         ("face_accuracy", 4 / 6),  # b: 5 read as 6, 6 unreadable
+        ("flat_face_accuracy", 4 / 5),  # b's 6 leans: called unreadable, as it must be
         ("image_accuracy", 2 / 4),  # a and d right; b and c wrong
         ("in_bowl_dice", 3),  # b's 3 and 6, c's 2 are labelled and found
         ("in_bowl_accuracy", 2 / 3),  # b's 3 said out, is in
@@ -123,7 +124,7 @@ def test_json_has_the_promised_keys_and_is_serialisable(evaluation) -> None:
     data = json.loads(json.dumps(to_json(evaluation)))
     for key in ("die_recall", "die_precision", "face_accuracy", "image_accuracy", "in_bowl_accuracy",
                 "images", "dice", "seconds_per_image", "confusion", "worst", "failed", "rim_accuracy",
-                "rims_labelled", "rims_not_found"):
+                "rims_labelled", "rims_not_found", "flat_face_accuracy", "leaning_dice"):
         assert key in data
     assert data["images_failed"] == 2
     assert data["worst"][0] == {"file": "b_mistakes.png", "errors": 5, "missed": 1, "extra": 1,
@@ -133,5 +134,22 @@ def test_json_has_the_promised_keys_and_is_serialisable(evaluation) -> None:
 def test_table_shows_the_figures_and_names(evaluation) -> None:
     text = format_table(evaluation)
     for expected in ("die recall      75.0%", "face accuracy   66.7%", "image accuracy  50.0%",
-                     "in/out of bowl  66.7%", "bowl rim        50.0%", "1 not found", "b_mistakes.png: 5 mistakes", "f_corrupt.jpg: not an image"):
+                     "in/out of bowl  66.7%", "bowl rim        50.0%",
+                     "flat faces      80.0%", "leaning dice    1 matched: 1 called unreadable, 0 read as labelled", "1 not found", "b_mistakes.png: 5 mistakes", "f_corrupt.jpg: not an image"):
         assert expected in text
+
+
+def test_leaning_dice_are_counted_by_what_the_reader_said_of_them() -> None:
+    from bobing_vision.dataset.labels import DieLabel
+    from bobing_vision.evaluation import Evaluation, ImageResult, Match
+    from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
+
+    labels = tuple(DieLabel(face=f, center_xy=(40.0 * i, 0.0), cocked=i > 0) for i, f in enumerate((2, 3, 4, 5)))
+    said = (2, None, 4, 6)  # flat 2 right; leaning: unreadable, read as labelled, read otherwise
+    dice = tuple(DieReading(center=(40.0 * i, 0.0), box=(0, 0, 1, 1), face=f, confidence=0.9) for i, f in enumerate(said))
+    result = ImageResult(file="a.jpg", labels=labels, reading=Reading(dice, None, ReadingStatus.UNREADABLE),
+                         match=Match(pairs=tuple((i, i) for i in range(4)), missed=(), extra=()), seconds=0.01)
+    evaluation = Evaluation(results=(result,))
+    assert evaluation.leaning == {"dice": 3, "unreadable": 1, "read_as_labelled": 1, "read_otherwise": 1}
+    assert evaluation.flat_face_accuracy == 1.0
+    assert evaluation.face_accuracy == pytest.approx(2 / 4)
