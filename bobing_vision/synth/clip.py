@@ -166,7 +166,7 @@ def render_clip(rng: np.random.Generator, spec: ClipSpec | None = None) -> Clip:
         hands.append(hand_over)
     # the still end, drawn once more for its exact label
     _, labels, _ = dice_over(base8, setup, placed)
-    label = scene_label(setup, labels, stage.table_kind, list(stage.things))
+    label = scene_label(setup, labels, stage.table_kind, list(stage.things), stage.coins)
     faces = tuple(d.face for d in labels)
     return Clip(tuple(frames), tuple(settled), fps, faces, label, tuple(hands), jump)
 

@@ -50,11 +50,16 @@ def _floor_point(rng: np.random.Generator, camera: Camera, shape: BowlShape) -> 
     return None
 
 
+Coin = tuple[float, float, float]  # centre x, y and diameter, in image pixels
+
+
 def draw_underlays(rng: np.random.Generator, img8: np.ndarray, camera: Camera, shape: BowlShape,
-                   lighting: Lighting, floor_free: Callable[[np.ndarray], bool]) -> list[str]:
-    """Coins and crumbs on the table and the bowl's floor, drawn before the dice (who may cover them).
+                   lighting: Lighting, floor_free: Callable[[np.ndarray], bool]) -> tuple[list[str], list[Coin]]:
+    """Coins and crumbs on the table and the bowl's floor, drawn before the dice (who may cover them):
+    what was drawn, and where each coin lies (a reader learns from them what is not a die).
     `floor_free(points)` says whether a spot on the floor is clear of the dice."""
     names: list[str] = []
+    coins: list[Coin] = []
     if rng.random() < 0.25:
         for _ in range(int(rng.integers(1, 4))):
             p = _table_point(rng, camera, shape, 15) if rng.random() < 0.7 else _floor_point(rng, camera, shape)
@@ -68,6 +73,9 @@ def draw_underlays(rng: np.random.Generator, img8: np.ndarray, camera: Camera, s
             sq = p + np.array([[-hole, -hole, 0], [hole, -hole, 0], [hole, hole, 0], [-hole, hole, 0]])
             fill(img8, camera.project(sq), _lit(tuple(c * 0.45 for c in col), lighting, p))  # type: ignore[arg-type]
             names.append("coin")
+            outline = camera.project(_disc(p, radius))
+            centre = outline.mean(axis=0)
+            coins.append((float(centre[0]), float(centre[1]), 2 * float(np.hypot(*(outline - centre).T).mean())))
     if rng.random() < 0.35:
         for _ in range(int(rng.integers(3, 25))):
             p = _table_point(rng, camera, shape, 3) if rng.random() < 0.6 else _floor_point(rng, camera, shape)
@@ -82,7 +90,7 @@ def draw_underlays(rng: np.random.Generator, img8: np.ndarray, camera: Camera, s
                 continue
             fill(img8, camera.project(blob), _lit(CRUMB[int(rng.integers(len(CRUMB)))], lighting, p))
         names.append("crumbs")
-    return names
+    return names, coins
 
 
 def _capsule(a: np.ndarray, b: np.ndarray, ra: float, rb: float, n: int = 8) -> np.ndarray:

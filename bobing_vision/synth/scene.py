@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -17,7 +17,7 @@ from bobing_vision.synth.config import CONFIG, SceneSpec
 from bobing_vision.synth.dice import DieStyle, draw_die, fill, sample_die_style
 from bobing_vision.synth.effects import apply_effects, sample_effects
 from bobing_vision.synth.table import render_table
-from bobing_vision.synth.distractors import draw_overlays, draw_underlays
+from bobing_vision.synth.distractors import Coin, draw_overlays, draw_underlays
 from bobing_vision.synth.geometry import polygons_overlap
 from bobing_vision.synth.layout import Placed, footprint_xy, place_dice
 from bobing_vision.synth.lighting import Lighting, sample_lighting
@@ -147,6 +147,7 @@ class Stage:
     placed: tuple[Placed, ...]  # where the dice come to rest
     table_kind: str
     things: tuple[str, ...]  # distractors drawn so far
+    coins: tuple[Coin, ...] = ()  # where they lie, under the dice
 
 
 def build_stage(rng: np.random.Generator, spec: SceneSpec) -> Stage:
@@ -157,9 +158,10 @@ def build_stage(rng: np.random.Generator, spec: SceneSpec) -> Stage:
     placed = place_dice(rng, spec, cam, setup.shape, list(setup.die_styles), setup.die_size, bowl.silhouette)
     base8 = to_uint8(bowl.image)
     things: list[str] = []
+    coins: list[Coin] = []
     if spec.distractors:
-        things += draw_underlays(rng, base8, cam, setup.shape, setup.lighting, clear_of(placed))
-    return Stage(setup, base8, tuple(placed), table_kind, tuple(things))
+        things, coins = draw_underlays(rng, base8, cam, setup.shape, setup.lighting, clear_of(placed))
+    return Stage(setup, base8, tuple(placed), table_kind, tuple(things), tuple(coins))
 
 
 def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> tuple[np.ndarray, ImageLabel]:
@@ -173,11 +175,13 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> tup
         things += draw_overlays(rng, img8, setup.camera, setup.shape, setup.lighting, ids)
     if not spec.clean:
         img8 = apply_effects(rng, img8, sample_effects(rng))
-    return img8, scene_label(setup, dice, stage.table_kind, things)
+    return img8, scene_label(setup, dice, stage.table_kind, things, stage.coins)
 
 
-def scene_label(setup: Setup, dice: list[DieLabel], table_kind: str, things: list[str]) -> ImageLabel:
-    """The DATA.md label of a scene, with what the generator chose under `synth` for analysis."""
+def scene_label(setup: Setup, dice: list[DieLabel], table_kind: str, things: list[str],
+                coins: Sequence[Coin] = ()) -> ImageLabel:
+    """The DATA.md label of a scene, with what the generator chose under `synth` for analysis and
+    training (`coins`: [x, y, diameter] in pixels, things a reader must not take for dice)."""
     cam = setup.camera
     extra = {
         "width": cam.width,
@@ -190,6 +194,7 @@ def scene_label(setup: Setup, dice: list[DieLabel], table_kind: str, things: lis
             "table": table_kind,
             "tilt_deg": round(setup.tilt_deg, 1),
             "distractors": things,
+            "coins": [[round(v, 1) for v in coin] for coin in coins],
         },
     }
     return ImageLabel(file="", dice=tuple(dice), bowl=rim_ellipse(cam, setup.shape), extra=extra)

@@ -112,3 +112,25 @@ def test_bad_spec_is_invalid_input(kwargs: dict, fragment: str) -> None:
 def test_spec_size_is_kept() -> None:
     image, label = render_scene(np.random.default_rng(1), SceneSpec(size=(320, 240)))
     assert image.shape == (240, 320, 3) and image.dtype == np.uint8
+
+
+def test_each_coin_drawn_is_labelled_where_it_lies() -> None:
+    # the training takes the labelled coins as "not a die": a label off its coin would teach nothing
+    rng = np.random.default_rng(3)
+    coins_seen = 0
+    for _ in range(12):
+        image, label = render_scene(rng, SceneSpec(size=(640, 480), clean=True))
+        synth = label.extra["synth"]
+        assert len(synth["coins"]) == synth["distractors"].count("coin")
+        for x, y, diameter in synth["coins"]:
+            assert 10 < diameter < 120
+            xi, yi = int(round(x)), int(round(y))
+            if not (0 <= xi < 640 and 0 <= yi < 480):
+                continue  # a coin at the frame's edge, centre just outside
+            # the cash coin's hole is darker than its rim, a quarter of a diameter out
+            ring = [image[int(round(y + dy)), int(round(x + dx))].sum() for dx, dy in
+                    ((0.35 * diameter, 0), (-0.35 * diameter, 0), (0, 0.35 * diameter), (0, -0.35 * diameter))
+                    if 0 <= int(round(x + dx)) < 640 and 0 <= int(round(y + dy)) < 480]
+            assert ring and int(image[yi, xi].sum()) < min(ring), (x, y)
+            coins_seen += 1
+    assert coins_seen >= 3
