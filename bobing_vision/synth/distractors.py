@@ -56,7 +56,7 @@ Coin = tuple[float, float, float]  # centre x, y and diameter, in image pixels
 def draw_underlays(rng: np.random.Generator, img8: np.ndarray, camera: Camera, shape: BowlShape,
                    lighting: Lighting, floor_free: Callable[[np.ndarray], bool]) -> tuple[list[str], list[Coin]]:
     """Coins and crumbs on the table and the bowl's floor, drawn before the dice (who may cover them):
-    what was drawn, and where each coin lies (a reader learns from them what is not a die).
+    what was drawn, and where each coin lies (to count how often a reader takes a coin for a die).
     `floor_free(points)` says whether a spot on the floor is clear of the dice."""
     names: list[str] = []
     coins: list[Coin] = []

@@ -181,7 +181,7 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> tup
 def scene_label(setup: Setup, dice: list[DieLabel], table_kind: str, things: list[str],
                 coins: Sequence[Coin] = ()) -> ImageLabel:
     """The DATA.md label of a scene, with what the generator chose under `synth` for analysis and
-    training (`coins`: [x, y, diameter] in pixels, things a reader must not take for dice)."""
+    measuring (`coins`: [x, y, diameter] in pixels: how often a reader takes a coin for a die)."""
     cam = setup.camera
     extra = {
         "width": cam.width,

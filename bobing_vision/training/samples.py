@@ -42,7 +42,7 @@ class SampleConfig:
     negative_share: float = 0.2  # share of reader crops that are background (not a die)
     hard_negative_p: float = 0.6  # of those, the most textured of a few spots: coins, crumbs, pattern dots
     hard_negative_tries: int = 8  # spots compared for a hard negative
-    mined_negative_p: float = 0.5  # a background crop is one of the scene's known false dice, when it has any
+    mined_negative_p: float = 0.5  # a background crop is one of the scene's mined false dice, when it has any
     pip_sigma_cells: float = 0.8  # Gaussian sigma of a pip in reader heat cells
     # A tilted camera sees a square top face as a rhombus: the reader crop is squeezed along a random
     # axis by up to this share (30 degrees of tilt shortens one side by 13%, 45 degrees by 29%).
@@ -115,9 +115,11 @@ def reader_sample(
     scene: Scene, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig
 ) -> tuple[np.ndarray, int, np.ndarray, float]:
     """(crop SxSx3 uint8, class 0..6, pip heat (2, S/2, S/2), pip mask 0/1)."""
+    sizes = [d.size for d in scene.dice]
     g = cfg.crop // READER_STRIDE
     if not scene.dice or rng.random() < cfg.negative_share:
-        center, size = negative_spot(scene, rng, cfg)
+        size = float(rng.choice(sizes)) if sizes else 40.0
+        center = background_point(scene, size, rng, cfg)
         label, pip_mask = NOT_A_DIE_CLASS, 1.0
         pips: np.ndarray = np.zeros((0, 3), np.float32)
     else:
@@ -165,20 +167,11 @@ def crop_warp(rng: np.random.Generator, cfg: SampleConfig) -> np.ndarray:
     return np.hstack([linear, shift[:, None]])
 
 
-def negative_spot(scene: Scene, rng: np.random.Generator, cfg: SampleConfig) -> tuple[np.ndarray, float]:
-    """The centre and size of a "not a die" crop: one of the scene's known false dice (a coin, a spot a
-    model took for a die) at its own size, as the locator would hand it to the reader, or else a
-    background point cut at a die's size."""
-    if len(scene.negatives) and rng.random() < cfg.mined_negative_p:
-        x, y, size = scene.negatives[rng.integers(len(scene.negatives))]
-        return np.array([x, y]) + rng.normal(0, 0.1 * size, 2), float(size)
-    size = float(rng.choice([d.size for d in scene.dice])) if scene.dice else 40.0
-    return background_point(scene, size, rng, cfg), size
-
-
 def background_point(scene: Scene, size: float, rng: np.random.Generator, cfg: SampleConfig) -> np.ndarray:
     """A point at least ~0.8 face from every die centre; often the most textured of a few such points,
-    so the reader learns that crumbs and pattern dots are not dice."""
+    so the reader learns that coins, crumbs and pattern dots are not dice."""
+    if len(scene.negatives) and rng.random() < cfg.mined_negative_p:
+        return scene.negatives[rng.integers(len(scene.negatives))] + rng.normal(0, 0.1 * size, 2)
     h, w = scene.image.shape[:2]
     centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
     tries = cfg.hard_negative_tries if rng.random() < cfg.hard_negative_p else 1

@@ -3,7 +3,6 @@ DATA.md sets and from the scene generator. No torch here, so the data path is te
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,9 +29,7 @@ class Scene:
     image: np.ndarray
     dice: tuple[DieTarget, ...]
     source: str  # the set's name, for per-set figures
-    # (K, 3): x, y and size of things that are no dice (the generator's coins, spots a model took for
-    # dice), each to be cut at its own size, as the runtime reader would see it
-    negatives: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    negatives: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) spots a model took for dice
 
     @property
     def has_pips(self) -> bool:
@@ -48,20 +45,7 @@ def scene_from_label(image: np.ndarray, label: ImageLabel, source: str, with_pip
         if with_pips:
             pips = np.array([[p.center[0], p.center[1], float(p.red)] for p in d.pips], np.float32).reshape(-1, 3)
         dice.append(DieTarget(center=d.center, size=float(d.size), face=UNREADABLE if d.cocked else d.face, pips=pips))
-    synth = label.extra.get("synth")
-    coins = np.array(synth.get("coins", []) if isinstance(synth, dict) else [], np.float64).reshape(-1, 3)
-    return Scene(image=image, dice=tuple(dice), source=source, negatives=away_from_dice(coins, dice))
-
-
-def away_from_dice(spots: np.ndarray, dice: Sequence[DieTarget]) -> np.ndarray:
-    """The spots (K, 3: x, y, size) whose centre lies at least 0.8 face from every die's centre: a coin
-    half under a die, or a peak on a die's edge, is no clean example of "not a die"."""
-    if not dice or not len(spots):
-        return spots
-    centers = np.array([d.center for d in dice])
-    sizes = np.array([d.size for d in dice])
-    near = np.hypot(spots[:, None, 0] - centers[None, :, 0], spots[:, None, 1] - centers[None, :, 1]) < 0.8 * sizes
-    return spots[~near.any(axis=1)]
+    return Scene(image=image, dice=tuple(dice), source=source)
 
 
 def load_real_set(folder: Path | str) -> list[Scene]:
@@ -96,13 +80,18 @@ def render_synth(count: int, seed: int) -> list[Scene]:
 
 def mine_negatives(scenes: list[Scene], models_dir: Path, min_heat: float = 0.2) -> list[Scene]:
     """Bootstrapping: the spots an earlier locator took for dice that are no labelled die (coins, crumbs,
-    board-game pieces) become the reader's hard "not a die" examples, beside those the scene already has."""
+    board-game pieces) become the reader's hard "not a die" examples."""
     from bobing_vision.vision.detector import DetectorConfig, DiceDetector
 
     detector = DiceDetector(models_dir, DetectorConfig(peak_threshold=min_heat))
     out = []
     for scene in scenes:
         located = detector.locate(scene.image)
-        spots = np.column_stack([located.centers.reshape(-1, 2), located.sizes]).astype(np.float64)
-        out.append(replace(scene, negatives=np.vstack([scene.negatives, away_from_dice(spots, scene.dice)])))
+        centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
+        sizes = np.array([d.size for d in scene.dice])
+        keep = [
+            p for p in located.centers
+            if not len(centers) or not (np.hypot(*(centers - p).T) < 0.8 * sizes).any()
+        ]
+        out.append(replace(scene, negatives=np.array(keep, np.float64).reshape(-1, 2)))
     return out

@@ -115,7 +115,7 @@ def test_spec_size_is_kept() -> None:
 
 
 def test_each_coin_drawn_is_labelled_where_it_lies() -> None:
-    # the training takes the labelled coins as "not a die": a label off its coin would teach nothing
+    # the labels say how often a reader takes a coin for a die: a label off its coin would count nothing
     rng = np.random.default_rng(3)
     coins_seen = 0
     for _ in range(12):

@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 from bobing_vision.training.augment import AugmentConfig, photometric
-from bobing_vision.dataset.labels import DieLabel, ImageLabel
-from bobing_vision.training.samples import SampleConfig, locator_sample, negative_spot, reader_sample
-from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene, scene_from_label
+from bobing_vision.training.samples import SampleConfig, locator_sample, reader_sample
+from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
 from bobing_vision.vision.detector import LOCATOR_STRIDE, NOT_A_DIE_CLASS, READER_STRIDE, UNREADABLE_CLASS
 
 NO_AUG = AugmentConfig(
@@ -132,26 +131,3 @@ def test_a_run_continues_from_the_weights_an_earlier_run_saved(tmp_path: Path) -
     assert weights and all(torch.equal(first["reader"][k], second["reader"][k]) for k in weights)
     with pytest.raises(FileNotFoundError, match=CHECKPOINT_FILE):
         train(scenes, tmp_path / "third", cfg, max_steps=1, init_from=tmp_path / "nowhere")
-
-
-def test_a_known_false_die_is_cut_at_its_own_size() -> None:
-    # a coin twice a die's size: cut at the die's size, the reader would see a patch of its face, never
-    # the round thing the locator hands it at runtime
-    base = one_die_scene()
-    coin = np.array([[500.0, 350.0, 80.0]])
-    scene = Scene(base.image, base.dice, "test", negatives=coin)
-    cfg = SampleConfig(mined_negative_p=1.0)
-    center, size = negative_spot(scene, np.random.default_rng(0), cfg)
-    assert size == 80.0 and np.hypot(*(center - coin[0, :2])) < 0.5 * 80.0
-    center, size = negative_spot(replace(scene, negatives=np.zeros((0, 3))), np.random.default_rng(0), cfg)
-    assert size == 40.0  # no known false die: a background point at a die's size
-
-
-def test_generated_coins_become_negatives_unless_under_a_die() -> None:
-    die = DieLabel(face=3, box=(100.0, 100.0, 130.0, 130.0))
-    coins = [[300.0, 200.0, 34.0], [118.0, 112.0, 30.0]]  # the second lies under the die
-    label = ImageLabel(file="", dice=(die,), extra={"synth": {"coins": coins}})
-    scene = scene_from_label(np.zeros((240, 320, 3), np.uint8), label, "synth", with_pips=False)
-    assert scene.negatives.tolist() == [coins[0]]
-    real = scene_from_label(np.zeros((240, 320, 3), np.uint8), ImageLabel(file="", dice=(die,)), "real", with_pips=False)
-    assert real.negatives.shape == (0, 3)
