@@ -3,9 +3,10 @@
     python bench/compare_models.py --models models /tmp/candidate --sets DIR [DIR ...] [--workers 2]
 
 For each set and model, `bobing eval`'s figures: right awards, wrong awards, false voids, right voids,
-refused throws, face accuracy and wrong faces; then each model's totals over the sets. A wrong award
-or a false void is a throw scored wrong at the table, so a candidate replaces the committed models only
-with no more of them, whatever it gains in right awards.
+refused throws, face accuracy, wrong faces and generated coins read as dice (sets made by `bobing synth`
+label their coins); then each model's totals over the sets. A wrong award or a false void is a throw
+scored wrong at the table, so a candidate replaces the committed models only with no more of them,
+whatever it gains in right awards.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class Row:
     faces: int  # labelled dice found, whose face is scored
     faces_right: int
     faces_wrong: int  # read as another face (unreadable ones are neither right nor wrong)
+    coins_read: int  # generated coins (labelled under synth.coins) read as a die with a face
 
     @property
     def wrong_verdicts(self) -> int:
@@ -38,24 +40,36 @@ class Row:
 def measure(models: Path, folder: Path) -> Row:
     import cv2
 
-    from bobing_vision.evaluation import evaluate
+    import numpy as np
+
+    from bobing_vision.dataset.labels import load_labels
+    from bobing_vision.evaluation import ImageResult, evaluate
     from bobing_vision.evaluation.verdicts import Verdict
     from bobing_vision.vision.pipeline import OnnxDiceReader
 
     cv2.setNumThreads(1)
-    ev = evaluate(folder, OnnxDiceReader(models_dir=models, track_bowl=False))
+    coins = {name: label.extra.get("synth", {}).get("coins", []) for name, label in load_labels(folder).items()}
+    coins_read = 0
+
+    def count_coins(_frame: object, result: ImageResult) -> None:
+        nonlocal coins_read
+        coins_read += sum(
+            any(np.hypot(d.center[0] - x, d.center[1] - y) < diameter / 2 for x, y, diameter in coins.get(result.file, []))
+            for d in result.extra if d.readable)
+
+    ev = evaluate(folder, OnnxDiceReader(models_dir=models, track_bowl=False), on_image=count_coins)
     verdicts = ev.verdicts
     confusion = ev.confusion
     faces_right = sum(confusion[i][i] for i in range(6))
     faces_wrong = sum(confusion[i][j] for i in range(6) for j in range(6) if i != j)
     return Row(verdicts[Verdict.RIGHT_AWARD], verdicts[Verdict.WRONG_AWARD], verdicts[Verdict.FALSE_VOID],
-               verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.matched, faces_right, faces_wrong)
+               verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.matched, faces_right, faces_wrong, coins_read)
 
 
 def line(label: str, row: Row) -> str:
     face = f"{row.faces_right / row.faces:6.1%}" if row.faces else "     -"
     return (f"{label:<40} {row.right_award:>6} {row.wrong_award:>6} {row.false_void:>6} {row.right_void:>6} "
-            f"{row.refused:>7} {face} {row.faces_wrong:>6}")
+            f"{row.refused:>7} {face} {row.faces_wrong:>6} {row.coins_read:>6}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         rows = dict(zip(jobs, pool.map(measure, *zip(*jobs))))
     print(f"{'set / model':<40} {'right':>6} {'wrong':>6} {'f.void':>6} {'void':>6} {'refused':>7} "
-          f"{'faces':>6} {'wrongF':>6}")
+          f"{'faces':>6} {'wrongF':>6} {'coins':>6}")
     for s in args.sets:
         for m in args.models:
             print(line(f"{s.name[:18]} / {m}", rows[(m, s)]))
