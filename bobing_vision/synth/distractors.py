@@ -67,13 +67,13 @@ def draw_underlays(rng: np.random.Generator, img8: np.ndarray, camera: Camera, s
             if p is None or not floor_free(_disc(p, radius + 1)):
                 continue
             col = COIN[int(rng.integers(len(COIN)))]
-            fill(img8, camera.project(_disc(p, radius)), _lit(tuple(c * 0.75 for c in col), lighting, p))  # type: ignore[arg-type]
+            outline = camera.project(_disc(p, radius))
+            fill(img8, outline, _lit(tuple(c * 0.75 for c in col), lighting, p))  # type: ignore[arg-type]
             fill(img8, camera.project(_disc(p, radius * 0.85)), _lit(col, lighting, p))
             hole = radius * 0.25  # a cash coin's square hole, or a stamped mark
             sq = p + np.array([[-hole, -hole, 0], [hole, -hole, 0], [hole, hole, 0], [-hole, hole, 0]])
             fill(img8, camera.project(sq), _lit(tuple(c * 0.45 for c in col), lighting, p))  # type: ignore[arg-type]
             names.append("coin")
-            outline = camera.project(_disc(p, radius))
             centre = outline.mean(axis=0)
             coins.append((float(centre[0]), float(centre[1]), 2 * float(np.hypot(*(outline - centre).T).mean())))
     if rng.random() < 0.35:
