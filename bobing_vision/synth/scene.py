@@ -147,7 +147,7 @@ class Stage:
     placed: tuple[Placed, ...]  # where the dice come to rest
     table_kind: str
     things: tuple[str, ...]  # distractors drawn so far
-    coins: tuple[Coin, ...] = ()  # where they lie, under the dice
+    coins: tuple[Coin, ...]  # where they lie, under the dice
 
 
 def build_stage(rng: np.random.Generator, spec: SceneSpec) -> Stage:
@@ -179,7 +179,7 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec | None = None) -> tup
 
 
 def scene_label(setup: Setup, dice: list[DieLabel], table_kind: str, things: list[str],
-                coins: Sequence[Coin] = ()) -> ImageLabel:
+                coins: Sequence[Coin]) -> ImageLabel:
     """The DATA.md label of a scene, with what the generator chose under `synth` for analysis and
     measuring (`coins`: [x, y, diameter] in pixels: how often a reader takes a coin for a die)."""
     cam = setup.camera
