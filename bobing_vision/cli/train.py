@@ -47,6 +47,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--synth-share", type=float, default=SampleConfig.synth_share, metavar="S",
         help="share of each batch drawn from generated scenes, the real sets sharing the rest (0 < S <= 1)",
     )
+    parser.add_argument(
+        "--real-pips", action=argparse.BooleanOptionalAction, default=False,
+        help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
+             "(training/real_pips.py; being measured, not yet the committed models' recipe)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     return parser.parse_args(argv)
@@ -95,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     except ModuleNotFoundError:
         print("bobing train: needs torch; pip install torch==2.13.0", file=sys.stderr)
         return 2
+    from bobing_vision.training.real_pips import label_real_pips
     from bobing_vision.training.scenes import load_real_set, mine_negatives, render_synth
     from bobing_vision.training.train import TrainConfig, train
 
@@ -103,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
         for folder in folders:
             loaded = load_real_set(folder)
             print(f"real set {folder.name}: {len(loaded)} images, {sum(len(s.dice) for s in loaded)} dice")
+            if args.real_pips:
+                loaded = [label_real_pips(scene) for scene in loaded]
+                fitted = sum(d.pips is not None for s in loaded for d in s.dice)
+                print(f"  pips fitted on {fitted} dice")
             scenes += loaded
         if args.synth:
             synth = render_synth(args.synth, seed=args.seed + 1000)
