@@ -50,7 +50,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
-             "(training/real_pips.py; being measured, not yet the committed models' recipe)",
+             "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")

@@ -2,8 +2,10 @@
 
 The face's pip layout is fitted to the pip-like blobs of the die's crop (turn, spacing and shift
 searched), and the fitted pips are kept only where the fit is clear: every pip a blob, every empty
-place of the 3x3 grid empty. Without them the pip head learns from generated dice alone, and on real
-photos it counted the labelled face's pips on 66% of byler's dice and 35% of dice3's.
+place of the 3x3 grid empty, no other blob on the face. On 100 generated scenes (seed 777): 349 of
+575 dice fitted, 2 of them wrong, the red flag right on 347; byler's photos 913 of 1487, dice3's
+(oblique) 84 of 627. Off by default (`bobing train --real-pips`): trained with them, the pip head
+agreed with the face no more often on the very photos fitted (models/README.md, twelfth session).
 """
 
 from __future__ import annotations
@@ -31,12 +33,12 @@ class PipFitConfig:
     shifts: tuple[float, ...] = (-0.15, -0.1, -0.05, 0.0, 0.05, 0.1, 0.15)  # of the box side, each axis
     pip_radius: float = 0.06  # of the box side
     # The weakest fitted pip's response (1: the crop's strongest blobs), and its margin over the strongest
-    # empty place of the grid. On 100 generated scenes (seed 777), dice of 16 px and more: 74% of dice
-    # get pips, 1.7% of them wrong; from 0.3, 77% and 4.7% wrong.
+    # empty place of the grid. Seed 777, dice of 16 px and more, before the stray and colour checks:
+    # from 0.5, 74% of dice fitted and 1.7% of the fits wrong; from 0.3, 77% and 4.7%.
     min_pip: float = 0.5
     min_margin: float = 0.15
-    # A blob in the box as strong as this share of the weakest pip, and no pip: a side face's pips (an
-    # oblique photo) or another die; which face is on top is then not clear from the blobs.
+    # A blob on the face as strong as this share of the weakest pip, and no pip: pips the layout left
+    # out, a side face's pips (an oblique photo), a logo; the blobs do not make the face clear.
     max_stray: float = 0.8
     min_box_px: float = 16.0  # smaller dice: a wrong fit one time in five
 
@@ -46,7 +48,7 @@ class LayoutFit:
     points: np.ndarray  # (P, 2) pip centres in crop pixels (pixel-centre coordinates)
     weakest_pip: float
     strongest_empty: float
-    strongest_stray: float  # the strongest blob in the labelled box that is none of the fitted pips
+    strongest_stray: float  # the strongest blob on the face that is none of the fitted pips
 
     def clear(self, cfg: PipFitConfig) -> bool:
         return (self.weakest_pip >= cfg.min_pip and self.weakest_pip - self.strongest_empty >= cfg.min_margin
