@@ -45,7 +45,7 @@ class PipFitConfig:
 
 @dataclass(frozen=True)
 class LayoutFit:
-    points: np.ndarray  # (P, 2) pip centres in crop pixels (pixel-centre coordinates)
+    points: np.ndarray  # (P, 2) pip centres in crop pixel indices (a pixel's centre at its index)
     weakest_pip: float
     strongest_empty: float
     strongest_stray: float  # the strongest blob on the face that is none of the fitted pips

@@ -16,6 +16,7 @@ from bobing_vision.training.real_pips import die_pips, label_real_pips
 from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
 
 BLACK, RED, IVORY = (25, 25, 25), (40, 40, 200), (225, 235, 240)
+ORANGE_RED = (70, 100, 180)  # between red and not: neither label of the red heat would be sure
 
 
 def photo_of_a_die(shown: int, turn_deg: float = 20.0, side: float = 48.0, pip: tuple = BLACK) -> tuple[np.ndarray, DieTarget, np.ndarray]:
@@ -60,9 +61,10 @@ def test_red_pips_are_labelled_red() -> None:
     assert pips is not None and pips[:, 2].all()
 
 
-@pytest.mark.parametrize("case", ["cocked", "tiny", "blank"])
+@pytest.mark.parametrize("case", ["cocked", "tiny", "blank", "pips between red and not"])
 def test_no_pips_for_a_die_that_cannot_show_them(case: str) -> None:
-    image, label, _ = photo_of_a_die(5, side=12.0 if case == "tiny" else 48.0)
+    pip = ORANGE_RED if case == "pips between red and not" else BLACK
+    image, label, _ = photo_of_a_die(5, side=12.0 if case == "tiny" else 48.0, pip=pip)
     if case == "cocked":
         label = DieTarget(label.center, label.size, UNREADABLE, None)
     if case == "blank":
