@@ -42,6 +42,17 @@ class PipFitConfig:
     max_stray: float = 0.8
     min_box_px: float = 16.0  # smaller dice: a wrong fit one time in five
 
+    @property
+    def box_side(self) -> float:
+        """The labelled box's side in crop pixels."""
+        return self.crop * self.face_fraction
+
+
+def turned_half(box_side: float, turn: np.ndarray | float) -> np.ndarray | float:
+    """Half the side of a face turned by `turn` that just fills a box of `box_side`: the box is
+    (|cos t| + |sin t|) times the face's side."""
+    return box_side / 2 / (np.abs(np.cos(turn)) + np.abs(np.sin(turn)))
+
 
 @dataclass(frozen=True)
 class LayoutFit:
@@ -59,7 +70,7 @@ def pip_response(crop: np.ndarray, cfg: PipFitConfig) -> np.ndarray:
     """Blob-ness of each crop pixel: colour distance from the face's body colour (the median of its
     middle, mostly body even on a 6), centre minus surround at pip size, scaled to the crop's
     strongest blobs. Dark pips on light dice and light on dark alike."""
-    side = cfg.crop * cfg.face_fraction
+    side = cfg.box_side
     lab = cv2.cvtColor(cv2.GaussianBlur(crop, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     lo, hi = int(cfg.crop / 2 - side / 4), int(cfg.crop / 2 + side / 4)
     body = np.median(lab[lo:hi, lo:hi].reshape(-1, 3), axis=0)
@@ -82,12 +93,10 @@ def bilinear(image: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 def poses(cfg: PipFitConfig) -> np.ndarray:
     """(K, 4) turn, half side, shift x, shift y of every layout pose tried, in crop pixels."""
-    side = cfg.crop * cfg.face_fraction
     turns = np.deg2rad(np.arange(0.0, 180.0, cfg.turn_step_deg))
-    shifts = np.array(cfg.shifts) * side
+    shifts = np.array(cfg.shifts) * cfg.box_side
     turn, share, dx, dy = (a.ravel() for a in np.meshgrid(turns, cfg.face_shares, shifts, shifts, indexing="ij"))
-    # a face turned by t fills a box (|cos t| + |sin t|) times its side
-    half = share * side / 2 / (np.abs(np.cos(turn)) + np.abs(np.sin(turn)))
+    half = share * turned_half(cfg.box_side, turn)
     return np.stack([turn, half, dx, dy], axis=1)
 
 
@@ -122,7 +131,7 @@ def strongest_stray(response: np.ndarray, points: np.ndarray, pose: np.ndarray, 
     rows, cols = np.nonzero(peaks)
     spots = np.stack([cols, rows], axis=1).astype(np.float64)
     turn, half, dx, dy = pose
-    tight = cfg.crop * cfg.face_fraction / 2 / (abs(np.cos(turn)) + abs(np.sin(turn)))  # a tight box's face
+    tight = turned_half(cfg.box_side, turn)  # the face a tight box would hold
     mid = (cfg.crop - 1) / 2
     on_face = (face_reach(spots - (mid + dx, mid + dy), turn) <= 0.8 * half) | (face_reach(spots - mid, turn) <= 0.6 * tight)
     reach = 0.3 * half  # a pip's own peak strays a little from the refined centre
@@ -133,7 +142,7 @@ def strongest_stray(response: np.ndarray, points: np.ndarray, pose: np.ndarray, 
 
 def refine(response: np.ndarray, points: np.ndarray, cfg: PipFitConfig) -> np.ndarray:
     """Each fitted pip moved to the response's centroid around it (the pose grid is coarse)."""
-    reach = max(1, int(round(cfg.pip_radius * cfg.crop * cfg.face_fraction)))
+    reach = max(1, int(round(cfg.pip_radius * cfg.box_side)))
     dy, dx = np.mgrid[-reach : reach + 1, -reach : reach + 1]
     out = points.copy()
     for i, (x, y) in enumerate(points):
@@ -152,7 +161,7 @@ def face_reach(offsets: np.ndarray, turn: float) -> np.ndarray:
 
 def pip_colours(crop: np.ndarray, points: np.ndarray, cfg: PipFitConfig) -> list[tuple[float, float, float]]:
     """The mean BGR of a small disc at each pip."""
-    radius = max(1, int(round(0.6 * cfg.pip_radius * cfg.crop * cfg.face_fraction)))
+    radius = max(1, int(round(0.6 * cfg.pip_radius * cfg.box_side)))
     out = []
     for x, y in points:
         mask = np.zeros(crop.shape[:2], np.uint8)
