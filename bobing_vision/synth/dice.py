@@ -8,20 +8,11 @@ import cv2
 import numpy as np
 
 from bobing_vision.dataset.labels import DieLabel, PipLabel
+from bobing_vision.die_faces import PIP_LAYOUT
 from bobing_vision.synth.camera import Camera
 from bobing_vision.synth.geometry import FACE_AXES, top_face
 from bobing_vision.synth.lighting import Lighting
 
-# Pip centres in face coordinates (u, v in -1..1 of the half side). 2, 3 and 6 are not symmetric under a
-# quarter turn, so they turn with the die.
-PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((0.0, 0.0),),
-    2: ((-0.5, -0.5), (0.5, 0.5)),
-    3: ((-0.52, -0.52), (0.0, 0.0), (0.52, 0.52)),
-    4: ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)),
-    5: ((-0.52, -0.52), (0.52, -0.52), (0.0, 0.0), (-0.52, 0.52), (0.52, 0.52)),
-    6: ((-0.48, -0.56), (-0.48, 0.0), (-0.48, 0.56), (0.48, -0.56), (0.48, 0.0), (0.48, 0.56)),
-}
 RED_FACES = (1, 4)  # on Chinese dice the 1 and the 4 are red
 Colour = tuple[float, float, float]  # BGR
 _SHAPE = 8  # shift bits for sub-pixel polygon drawing

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from bobing_vision.die_faces import PIP_LAYOUT
 from bobing_vision.errors import BobingError
 from bobing_vision.synth.bowl import BowlShape
 from bobing_vision.synth.camera import Camera
 from bobing_vision.synth.config import CONFIG, SceneSpec
-from bobing_vision.synth.dice import DiePose, DieStyle, PIP_LAYOUT, die_silhouette, face_points, fill_ids
+from bobing_vision.synth.dice import DiePose, DieStyle, die_silhouette, face_points, fill_ids
 from bobing_vision.synth.geometry import (
     FACE_AXES, axis_angle, face_up_rotation, polygons_overlap, random_horizontal, rotation_between,
 )

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from bobing_vision.synth.dice import PIP_LAYOUT, is_red, reddish
+from bobing_vision.die_faces import PIP_LAYOUT
+from bobing_vision.synth.dice import is_red, reddish
 from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
 from bobing_vision.vision.detector import cut_crops
 

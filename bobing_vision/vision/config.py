@@ -91,11 +91,35 @@ class BowlConfig:
 
 
 @dataclass(frozen=True)
+class LayoutConfig:
+    """Fitting a face's pip layout to the pips found (`vision/pip_layout.py`)."""
+
+    # The layout is tried at every turn in steps of this many degrees...
+    angle_step_deg: float = 5.0
+    # ...and at these sizes, as shares of the side the detector's box implies (its size is off by ~10%).
+    scales: tuple[float, ...] = (0.85, 0.93, 1.0, 1.08, 1.16)
+    # Each placement is moved onto its nearest pips this many times.
+    refits: int = 2
+    # A place has its pip when one lies within this share of the fitted face side. Below half the
+    # closest places' spacing (a 6's rows, 0.28), so no pip can serve two places.
+    tolerance: float = 0.08
+    # The fitted face's centre lies within this share of the box's side of the box's centre: the
+    # locator's centre is that good, and a free shift fits a 1 on any lone pip of a neighbour.
+    max_shift: float = 0.15
+    # No other pip may lie within this share of the fitted face side of its centre, along either of
+    # its axes: the face's edge is at 0.5, the rest allows for the fit's error. A 3's centre pip
+    # keeps a 2's layout from fitting a 3, a 5's a 4's.
+    clear: float = 0.55
+
+
+@dataclass(frozen=True)
 class ReaderConfig:
     """From detector candidates to a reading."""
 
     # How the bowl is found when no calibration is given.
     bowl: BowlConfig = BowlConfig()
+    # How the top face's pips are told from a side face's and a neighbour's.
+    layout: LayoutConfig = LayoutConfig()
     # A candidate below this "is a die top face" score is dropped: glare spots and pattern dots. On
     # seed 1000 (synthetic-trained model) 0.4 found 92.6% of dice, 0.5 only 87.7%; lower adds clutter.
     min_die_score: float = 0.4

@@ -11,7 +11,7 @@ import pytest
 
 from bobing_vision.cli.train import main as train_main
 from bobing_vision.dataset.labels import DieLabel, ImageLabel, save_labels
-from bobing_vision.synth.dice import PIP_LAYOUT
+from bobing_vision.die_faces import PIP_LAYOUT
 from bobing_vision.training.real_pips import die_pips, label_real_pips
 from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
 

@@ -1,0 +1,102 @@
+"""Telling the top face's pips from a side face's and a neighbour's by the face's pip layout."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bobing_vision.die_faces import PIP_LAYOUT
+from bobing_vision.vision.config import LayoutConfig, ReaderConfig
+from bobing_vision.vision.detector import DieCandidate, Pip
+from bobing_vision.vision.pip_layout import layout_pips
+from bobing_vision.vision.pipeline import top_face_pips
+
+SIDE = 40.0  # the top face's side in pixels
+CENTER = (200.0, 150.0)
+CONFIG = LayoutConfig()
+
+
+def face_pips(face: int, turn_deg: float = 0.0, red: bool = False, side: float = SIDE) -> list[Pip]:
+    """The pips of `face` turned by `turn_deg`, as the pip reader would find them, in frame pixels."""
+    c, s = math.cos(math.radians(turn_deg)), math.sin(math.radians(turn_deg))
+    return [Pip(center=(CENTER[0] + (c * u - s * v) * side / 2, CENTER[1] + (s * u + c * v) * side / 2), red=red)
+            for u, v in PIP_LAYOUT[face]]
+
+
+def box_side(turn_deg: float, side: float = SIDE) -> float:
+    """The axis-aligned box the detector draws around a face turned by `turn_deg`."""
+    t = math.radians(turn_deg)
+    return side * (abs(math.cos(t)) + abs(math.sin(t)))
+
+
+def stray(dx: float, dy: float) -> Pip:
+    """A pip found `dx`, `dy` face sides from the centre: a side face's or a neighbour's."""
+    return Pip(center=(CENTER[0] + dx * SIDE, CENTER[1] + dy * SIDE), red=False)
+
+
+# A 1 is taken square to its box (see the test of the 1 below), so it is not turned here.
+@pytest.mark.parametrize("face, turn", [(f, t) for f in range(1, 7) for t in (0.0, 20.0, 45.0, 70.0) if f > 1 or t == 0])
+def test_a_face_with_a_side_face_s_pips_beside_it_keeps_only_its_own(face: int, turn: float) -> None:
+    c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    # two pips of the side face just past the top face's lower edge, in the face's own frame
+    side_pips = [stray(c * u - s * 0.62, s * u + c * 0.62) for u in (-0.25, 0.25)]
+    own = face_pips(face, turn)
+    shown = layout_pips(own + side_pips, CENTER, box_side(turn), face, CONFIG)
+    assert shown is not None and set(shown) == set(own)
+
+
+@pytest.mark.parametrize("face, read_as", [(3, 2), (5, 4), (6, 4), (5, 1), (3, 1), (6, 2)])
+def test_a_face_does_not_show_a_face_whose_layout_is_part_of_it(face: int, read_as: int) -> None:
+    # a 3 holds a 2's diagonal and a 5 a 4's corners, but the other pips lie on the face
+    assert layout_pips(face_pips(face, 10.0), CENTER, box_side(10.0), read_as, CONFIG) is None
+
+
+@pytest.mark.parametrize("face, read_as", [(4, 6), (2, 3), (4, 5), (5, 6)])
+def test_too_few_pips_in_the_layout_show_no_bigger_face(face: int, read_as: int) -> None:
+    found = face_pips(face) + [stray(0.0, 0.65), stray(0.6, 0.6)]
+    assert layout_pips(found, CENTER, SIDE, read_as, CONFIG) is None
+
+
+def test_a_layout_far_from_the_box_centre_does_not_fit() -> None:
+    # a neighbour's 2 reaching into the box is not this die's face, though it has the layout
+    off = [Pip(center=(p.center[0] + 0.3 * SIDE, p.center[1]), red=False) for p in face_pips(2)]
+    assert layout_pips(off, CENTER, SIDE, 2, CONFIG) is None
+    near = [Pip(center=(p.center[0] + 0.1 * SIDE, p.center[1]), red=False) for p in face_pips(2)]
+    assert layout_pips(near, CENTER, SIDE, 2, CONFIG) is not None
+
+
+def test_a_one_takes_the_biggest_face_its_box_allows() -> None:
+    # beside the centre pip, a pip 0.42 sides off both axes lies on a square face but off a turned one
+    found = [Pip(center=CENTER, red=True), stray(0.42, 0.42)]
+    assert layout_pips(found, CENTER, SIDE, 1, CONFIG) is None
+    assert layout_pips([Pip(center=CENTER, red=True), stray(0.0, 0.7)], CENTER, SIDE, 1, CONFIG) is not None
+
+
+def test_a_bigger_or_smaller_face_than_the_box_still_fits_within_the_sizes_tried() -> None:
+    for scale in CONFIG.scales:
+        found = face_pips(6, 30.0, side=SIDE * scale) + [stray(0.0, -0.75)]
+        assert layout_pips(found, CENTER, box_side(30.0), 6, CONFIG) is not None
+
+
+def candidate(face: int, prob: float, pips: list[Pip]) -> DieCandidate:
+    probs = [(1 - prob) / 5] * 6
+    probs[face - 1] = prob
+    half = SIDE / 2
+    return DieCandidate(center=CENTER, box=(CENTER[0] - half, CENTER[1] - half, CENTER[0] + half, CENTER[1] + half),
+                        score=0.9, face_probs=tuple(probs), pips=tuple(pips))  # type: ignore[arg-type]
+
+
+def test_the_pipeline_keeps_the_top_face_pips_of_a_fairly_sure_face() -> None:
+    own = face_pips(3, 0.0)
+    narrowed = top_face_pips(candidate(3, 0.85, own + [stray(-0.1, 0.62), stray(0.15, 0.62)]), ReaderConfig())
+    assert narrowed.pips == tuple(own)
+
+
+@pytest.mark.parametrize("case, face, prob, extra", [
+    ("face not sure enough to be read", 3, 0.6, [stray(0.0, 0.62)]),
+    ("pips already count the face", 3, 0.85, []),
+])
+def test_the_pipeline_leaves_other_pips_as_found(case: str, face: int, prob: float, extra: list[Pip]) -> None:
+    found = face_pips(3, 0.0) + extra
+    assert top_face_pips(candidate(face, prob, found), ReaderConfig()).pips == tuple(found)
