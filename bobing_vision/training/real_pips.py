@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from bobing_vision.die_faces import PIP_LAYOUT
+from bobing_vision.die_faces import PIP_LAYOUT, face_reach, turned_half
 from bobing_vision.synth.dice import is_red, reddish
 from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
 from bobing_vision.vision.detector import cut_crops
@@ -47,12 +47,6 @@ class PipFitConfig:
     def box_side(self) -> float:
         """The labelled box's side in crop pixels."""
         return self.crop * self.face_fraction
-
-
-def turned_half(box_side: float, turn: np.ndarray | float) -> np.ndarray | float:
-    """Half the side of a face turned by `turn` that just fills a box of `box_side`: the box is
-    (|cos t| + |sin t|) times the face's side."""
-    return box_side / 2 / (np.abs(np.cos(turn)) + np.abs(np.sin(turn)))
 
 
 @dataclass(frozen=True)
@@ -151,13 +145,6 @@ def refine(response: np.ndarray, points: np.ndarray, cfg: PipFitConfig) -> np.nd
         if weights.sum() > 0:
             out[i] = (x + (weights * dx).sum() / weights.sum(), y + (weights * dy).sum() / weights.sum())
     return out
-
-
-def face_reach(offsets: np.ndarray, turn: float) -> np.ndarray:
-    """How far each (x, y) offset from a face's centre reaches along the face's axes (the larger)."""
-    u = offsets[:, 0] * np.cos(turn) + offsets[:, 1] * np.sin(turn)
-    v = -offsets[:, 0] * np.sin(turn) + offsets[:, 1] * np.cos(turn)
-    return np.maximum(np.abs(u), np.abs(v))
 
 
 def pip_colours(crop: np.ndarray, points: np.ndarray, cfg: PipFitConfig) -> list[tuple[float, float, float]]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bobing_vision.die_faces import PIP_LAYOUT
+from bobing_vision.die_faces import PIP_LAYOUT, face_reach, turned_half
 from bobing_vision.vision.config import LayoutConfig
 from bobing_vision.vision.detector import Pip, Point
 
@@ -36,11 +36,11 @@ def layout_pips(pips: Sequence[Pip], center: Point, box_side: float, face: int,
     # box, the biggest face the box allows, or it could clear any neighbour's pip by claiming to be turned.
     step = config.angle_step_deg if len(layout) > 1 else 180.0
     angles = np.deg2rad(np.arange(0.0, 180.0, step))
-    cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]  # (A, 1)
-    sides = np.asarray(config.scales)[None] / (np.abs(cos) + np.abs(sin))  # (A, S) face side in box sides
-    cos, sin = cos[:, :, None], sin[:, :, None]  # (A, 1, 1), against the layout's (F,)
+    sides = 2 * turned_half(1.0, angles[:, None]) * np.asarray(config.scales)  # (A, S) face side in box sides
+    cos, sin = np.cos(angles)[:, None, None], np.sin(angles)[:, None, None]  # (A, 1, 1), against the layout's (F,)
     lx, ly = layout[:, 0], layout[:, 1]
     places = np.stack([cos * lx - sin * ly, sin * lx + cos * ly], -1) * sides[:, :, None, None]  # (A, S, F, 2)
+
     def gaps(shift: np.ndarray) -> np.ndarray:  # (A, S, F, n): every place's distance to every pip
         return np.linalg.norm(places[:, :, :, None] + shift[:, :, None, None] - found, axis=-1)
 
@@ -51,10 +51,7 @@ def layout_pips(pips: Sequence[Pip], center: Point, box_side: float, face: int,
     nearest = distance.argmin(-1)
     close = (distance.min(-1) <= config.tolerance * sides[:, :, None]).all(-1)
     # Every pip in the fitted face's own frame, in face sides: on the face when within `clear` per axis.
-    rel = found - shift[:, :, None]  # (A, S, n, 2)
-    u = (cos * rel[..., 0] + sin * rel[..., 1]) / sides[:, :, None]
-    v = (-sin * rel[..., 0] + cos * rel[..., 1]) / sides[:, :, None]
-    on_face = np.maximum(np.abs(u), np.abs(v)) <= config.clear
+    on_face = face_reach(found - shift[:, :, None], angles[:, None, None]) <= config.clear * sides[:, :, None]
     matched = (nearest[..., None] == np.arange(len(found))).any(axis=2)  # (A, S, n)
     centred = np.linalg.norm(shift, axis=-1) <= config.max_shift
     fits = close & centred & ~(on_face & ~matched).any(-1)

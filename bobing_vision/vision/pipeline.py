@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import enum
 import time
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
