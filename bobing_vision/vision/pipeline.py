@@ -196,7 +196,8 @@ def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
     """The frame's status; OK only with exactly six readable dice, all in the bowl."""
     if bowl is None:
         return ReadingStatus.NO_BOWL
-    if any(not d.in_bowl for d in dice):
+    # An unread die outside (kept by read_frame when six are in the bowl) voids nothing: seven seen.
+    if any(d.readable and not d.in_bowl for d in dice):
         # A die out of the bowl voids the throw only while the dice read for certain, in and out,
         # are at most six; more, and something read as a die is not one (a tablecloth's pattern, a
         # coin in the bowl), so no verdict: a false void loses a throw as surely as a wrong award.
@@ -276,6 +277,7 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     chinese_dice = chinese_set([c for c, i in zip(candidates, inside) if i], config)
     judged = [judge_face(c, config, chinese_dice) for c in candidates]
     misfits = check_sizes(image, detector, candidates, inside, [f is not None for f, _ in judged], config)
+    bowl_full = sum(inside) >= DICE
     dice: list[DieReading] = []
     for c, is_in, (face, why), misfit in zip(candidates, inside, judged, misfits):
         if misfit is not None:
@@ -285,7 +287,11 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
             # A coin's dark centre reads as a certain 1 with no pip found; over 12 generated sets (3
             # models) 8 reads outside the bowl found no pip and none was a die: one false void saved.
             face, why = None, f"face {face} with no pips seen"
-        if not is_in and face is None:
+        doubtful = not is_in and face is not None and bowl_full and c.score < config.sure_outside_score
+        if doubtful:
+            # Kept, unread: neither a void nor an award while it may be a die (see sure_outside_score).
+            face, why = None, f"a seventh die outside the bowl, only {c.score:.2f} sure it is one"
+        if not is_in and face is None and not doubtful:
             # Outside the bowl only a die read for certain voids the throw: the table has coins,
             # crumbs and chopsticks, and a die missed out there still leaves "5 dice seen".
             notes.append(f"ignored at ({x:.0f}, {y:.0f}), outside the bowl: {why}")

@@ -250,6 +250,30 @@ def test_a_certain_read_on_the_table_with_no_pips_found_does_not_void_the_throw(
     assert read(six("44441") + [die(600, 40, 1, prob=0.99)]).status is ReadingStatus.OUT_OF_BOWL
 
 
+@pytest.mark.parametrize(
+    ("case", "blurred_sixth", "score", "status"),
+    [
+        ("a seventh thing, weak: a coin whose hole reads as a 1", True, 0.55, ReadingStatus.WRONG_DICE_COUNT),
+        ("a seventh thing, surely a die", True, 0.65, ReadingStatus.OUT_OF_BOWL),
+        ("the sixth die, weak", False, 0.55, ReadingStatus.OUT_OF_BOWL),
+    ],
+)
+def test_a_weak_die_outside_voids_the_throw_only_while_the_bowl_lacks_one(
+        case: str, blurred_sixth: bool, score: float, status: ReadingStatus) -> None:
+    in_bowl = six("44441") + ([die(320, 300, 2, prob=0.3)] if blurred_sixth else [])
+    reading = read(in_bowl + [die(600, 40, 1, prob=0.99, score=score)])
+    assert reading.status is status, (case, reading.notes)
+    outside = [d for d in reading.dice if not d.in_bowl]
+    assert len(outside) == 1 and outside[0].readable is (status is ReadingStatus.OUT_OF_BOWL), case
+
+
+def test_a_doubtful_die_outside_asks_a_person_to_look() -> None:
+    reading = read(six("44441") + [die(320, 300, 2, prob=0.3), die(600, 40, 1, prob=0.99, score=0.55)])
+    assert reading.award is None
+    assert reading.message == "6 dice seen and 1 outside the bowl — please look"
+    assert any("outside the bowl, only 0.55 sure" in note for note in reading.notes)
+
+
 def test_duplicate_candidates_of_one_die_are_merged_keeping_the_strongest() -> None:
     dupes = [die(320, 300, 2, score=0.7), die(323, 302, 5, score=0.95)]
     reading = read(six("44441") + dupes)
