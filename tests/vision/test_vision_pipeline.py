@@ -174,6 +174,16 @@ def test_a_certain_face_with_mostly_red_pips_that_do_not_count_it_is_no_witness_
     assert any("red pips on a 2" in note for note in reading.notes), reading.notes
 
 
+def test_an_unsure_face_with_red_pips_is_no_witness_that_the_dice_are_ordinary() -> None:
+    # Generated seed 1111, scene 129: a Chinese 4 half under another die, read 2 at 0.76 with its two
+    # visible pips, both red. As a red 2 it called the set ordinary, so nothing checked it: a wrong award.
+    misread = die(340, 300, 2, prob=0.76, red=2)
+    reading = read(six("3214") + [die(250, 300, 1), misread])
+    assert reading.status is ReadingStatus.UNREADABLE and reading.award is None
+    assert [d.center for d in reading.dice if not d.readable] == [(340.0, 300.0)]
+    assert any("red pips on a 2" in note for note in reading.notes), reading.notes
+
+
 def small(candidate: DieCandidate, width: float) -> DieCandidate:
     """The candidate with its box shrunk to `width` about its centre (the locator's size error)."""
     x, y = candidate.center
