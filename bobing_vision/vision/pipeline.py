@@ -171,6 +171,24 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
     return face, None
 
 
+def judge_outside(candidate: DieCandidate, face: int | None, why: str | None, bowl_full: bool,
+                  config: ReaderConfig) -> tuple[int | None, str | None, bool]:
+    """A candidate outside the bowl, read as `face` (None: not read, for reason `why`): its face, why
+    not, and whether the reading keeps it.
+
+    Only a die read for certain voids the throw. The table has coins, crumbs and chopsticks, and a die
+    missed out there still leaves "5 dice seen", so a thing outside that is not read is left out.
+    """
+    if face is not None and not candidate.pips:
+        # A coin's dark centre reads as a certain 1 with no pip found; over 12 generated sets (3
+        # models) 8 reads outside the bowl found no pip and none was a die: one false void saved.
+        return None, f"face {face} with no pips seen", False
+    if face is not None and bowl_full and candidate.score < config.sure_outside_score:
+        # Kept, unread: neither a void nor an award while it may be a die (see sure_outside_score).
+        return None, f"a seventh die outside the bowl, only {candidate.score:.2f} sure it is one", True
+    return face, why, face is not None
+
+
 def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> ChineseSet:
     """Whether the dice are a Chinese set, from the pips of the dice whose face is sure."""
     red_ones = black_ones = red_others = 0
@@ -284,17 +302,10 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
         if misfit is not None:
             face, why = None, misfit
         x, y = float(c.center[0]), float(c.center[1])
-        if not is_in and face is not None and not c.pips:
-            # A coin's dark centre reads as a certain 1 with no pip found; over 12 generated sets (3
-            # models) 8 reads outside the bowl found no pip and none was a die: one false void saved.
-            face, why = None, f"face {face} with no pips seen"
-        doubtful = not is_in and face is not None and bowl_full and c.score < config.sure_outside_score
-        if doubtful:
-            # Kept, unread: neither a void nor an award while it may be a die (see sure_outside_score).
-            face, why = None, f"a seventh die outside the bowl, only {c.score:.2f} sure it is one"
-        if not is_in and face is None and not doubtful:
-            # Outside the bowl only a die read for certain voids the throw: the table has coins,
-            # crumbs and chopsticks, and a die missed out there still leaves "5 dice seen".
+        kept = True
+        if not is_in:
+            face, why, kept = judge_outside(c, face, why, bowl_full, config)
+        if not kept:
             notes.append(f"ignored at ({x:.0f}, {y:.0f}), outside the bowl: {why}")
             continue
         if why is not None:
