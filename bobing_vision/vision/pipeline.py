@@ -84,9 +84,9 @@ def top_face_pips(candidate: DieCandidate, config: ReaderConfig) -> DieCandidate
     """The candidate with only its top face's pips, when it has more pips than the face it is read as
     and some of them are that face's layout (`pip_layout`); otherwise as it is.
 
-    14 generated sets (2800 throws, 16 000 flat dice): right awards 1717 -> 1785, flat dice read
-    right 14 520 -> 14 646, read wrong 30 both ways, wrong awards 9 both ways (before the pipeline's
-    size and table checks)."""
+    `bench/compare_models.py`, 14 generated sets it was tuned on: right awards 1729 -> 1798 of 2800,
+    wrong verdicts 3 both ways; 7 sets made before it and not looked at until after (seeds 1919-9696):
+    right awards 886 -> 916 of 1400, wrong verdicts 3 both ways, wrong faces 7 -> 10."""
     face = candidate.face
     if candidate.pip_count <= face or candidate.face_confidence < config.min_face_prob:
         return candidate
