@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from bobing_vision.training.augment import AugmentConfig, photometric
-from bobing_vision.training.scenes import SYNTH_SOURCE, UNREADABLE, Scene
+from bobing_vision.training.scenes import SYNTH_SOURCE, UNREADABLE, Scene, near_a_die
 from bobing_vision.vision.detector import (
     LOCATOR_AREA_SHRINK,
     LOCATOR_STRIDE,
@@ -168,17 +168,17 @@ def crop_warp(rng: np.random.Generator, cfg: SampleConfig) -> np.ndarray:
 
 
 def background_point(scene: Scene, size: float, rng: np.random.Generator, cfg: SampleConfig) -> np.ndarray:
-    """A point at least ~0.8 face from every die centre; often the most textured of a few such points,
-    so the reader learns that coins, crumbs and pattern dots are not dice."""
+    """A point not near a die (`near_a_die`, at `size`); often the most textured of a few such points,
+    so the reader learns that coins, crumbs and pattern dots are not dice. When every spot tried lies
+    near a die (a frame crowded with dice), the spot drawn first, wherever it lies."""
     if len(scene.negatives) and rng.random() < cfg.mined_negative_p:
         return scene.negatives[rng.integers(len(scene.negatives))] + rng.normal(0, 0.1 * size, 2)
     h, w = scene.image.shape[:2]
-    centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
     tries = cfg.hard_negative_tries if rng.random() < cfg.hard_negative_p else 1
     best, best_texture = np.array([rng.uniform(0, w), rng.uniform(0, h)]), -1.0
     for _ in range(tries * 3):
         point = np.array([rng.uniform(0, w), rng.uniform(0, h)])
-        if len(centers) and np.min(np.hypot(*(centers - point).T)) <= 0.8 * size:
+        if near_a_die(point, scene, size):
             continue
         half = max(2, int(size / 2))
         x, y = int(point[0]), int(point[1])

@@ -78,6 +78,19 @@ def render_synth(count: int, seed: int) -> list[Scene]:
     return scenes
 
 
+# A spot closer than this share of a die's face side to its centre shows part of that die: no "not a
+# die" example may be taken there.
+DIE_REACH = 0.8
+
+
+def near_a_die(point: np.ndarray, scene: Scene, size: float | None = None) -> bool:
+    """Whether `point` lies within DIE_REACH of a labelled die of the scene, in each die's own face
+    side (or `size` for all)."""
+    centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
+    sides = np.array([d.size for d in scene.dice]) if size is None else size
+    return bool((np.hypot(*(centers - point).T) < DIE_REACH * sides).any())
+
+
 def mine_negatives(scenes: list[Scene], models_dir: Path, min_heat: float = 0.2) -> list[Scene]:
     """Bootstrapping: the spots an earlier locator took for dice that are no labelled die (coins, crumbs,
     board-game pieces) become the reader's hard "not a die" examples."""
@@ -87,11 +100,6 @@ def mine_negatives(scenes: list[Scene], models_dir: Path, min_heat: float = 0.2)
     out = []
     for scene in scenes:
         located = detector.locate(scene.image)
-        centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
-        sizes = np.array([d.size for d in scene.dice])
-        keep = [
-            p for p in located.centers
-            if not len(centers) or not (np.hypot(*(centers - p).T) < 0.8 * sizes).any()
-        ]
+        keep = [p for p in located.centers if not near_a_die(p, scene)]
         out.append(replace(scene, negatives=np.array(keep, np.float64).reshape(-1, 2)))
     return out

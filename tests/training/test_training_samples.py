@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from bobing_vision.training.augment import AugmentConfig, photometric
-from bobing_vision.training.samples import SampleConfig, locator_sample, reader_sample
-from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
+from bobing_vision.training.samples import SampleConfig, background_point, locator_sample, reader_sample
+from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene, near_a_die
 from bobing_vision.vision.detector import LOCATOR_STRIDE, NOT_A_DIE_CLASS, READER_STRIDE, UNREADABLE_CLASS
 
 NO_AUG = AugmentConfig(
@@ -71,6 +71,25 @@ def test_reader_sample_not_a_readable_face(case, face, negative_share, expected)
     scene = Scene(base.image, (DieTarget(base.dice[0].center, 40.0, face, None),), "test")
     _, label, _, mask = reader_sample(scene, np.random.default_rng(0), SampleConfig(negative_share=negative_share), NO_AUG)
     assert label == expected, case
+
+
+def test_near_a_die_is_within_most_of_that_die_face_side() -> None:
+    scene = Scene(image=np.zeros((100, 200, 3), np.uint8), source="synth",
+                  dice=(DieTarget((50.0, 50.0), 40.0, 3, None), DieTarget((150.0, 50.0), 10.0, 3, None)))
+    assert near_a_die(np.array([50.0, 80.0]), scene)  # 30 px from the big die: 0.75 of its side
+    assert not near_a_die(np.array([50.0, 85.0]), scene)  # 35 px: 0.875
+    assert not near_a_die(np.array([150.0, 60.0]), scene)  # 10 px from the small die, a whole side
+    assert near_a_die(np.array([150.0, 60.0]), scene, size=40.0)  # ...but near for a die of 40 px
+
+
+def test_background_points_keep_off_the_dice() -> None:
+    # Dice covering 3% of the frame: three spots in a row on them (the fallback) happen once in 30 000.
+    image = np.random.default_rng(0).integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    dice = tuple(DieTarget((float(x), 60.0), 10.0, 2, None) for x in (30, 80, 130))
+    scene = Scene(image=image, dice=dice, source="synth")
+    rng, cfg = np.random.default_rng(1), SampleConfig(mined_negative_p=0.0)
+    points = [background_point(scene, 10.0, rng, cfg) for _ in range(300)]
+    assert not any(near_a_die(p, scene) for p in points)
 
 
 def test_photometric_keeps_shape_and_changes_pixels() -> None:
