@@ -230,6 +230,36 @@ def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
     return ReadingStatus.OK
 
 
+def typical_width(candidates: Sequence[DieCandidate], inside: Sequence[bool]) -> float | None:
+    """The median width of the dice in the bowl; None with fewer than three, too few to say."""
+    widths = [_die_width(c.box) for c, i in zip(candidates, inside) if i]
+    return float(np.median(widths)) if len(widths) >= 3 else None
+
+
+Judged = tuple[int | None, str | None]  # judge_face's answer: the face or None, and why not
+
+
+def read_unread_again(image: np.ndarray, detector: Detector, candidates: Sequence[DieCandidate],
+                      inside: Sequence[bool], judged: Sequence[Judged], chinese_dice: ChineseSet,
+                      config: ReaderConfig) -> tuple[list[DieCandidate], list[Judged]]:
+    """The candidates and their judgements, each die in the bowl that was not read read again at the
+    bowl's typical die width, and taken when that read is sure (`ReaderConfig.reread_face_prob`),
+    names the face first thought likeliest and passes `judge_face`. Only for dice of one size in view."""
+    candidates, judged = list(candidates), list(judged)
+    typical = typical_width(candidates, inside)
+    widths = [_die_width(c.box) for c, i in zip(candidates, inside) if i]
+    if typical is None or np.subtract(*np.percentile(widths, [75, 25])) > config.max_size_spread * typical:
+        return candidates, judged
+    unread = [k for k, (face, _) in enumerate(judged) if face is None and inside[k]]
+    again = detector.read_at(image, [candidates[k].center for k in unread], typical) if unread else []
+    for k, second in zip(unread, again):
+        second = replace(top_face_pips(second, config), score=candidates[k].score)
+        face, _ = judge_face(second, config, chinese_dice)
+        if face is not None and face == candidates[k].face and second.face_confidence >= config.reread_face_prob:
+            candidates[k], judged[k] = second, (face, None)
+    return candidates, judged
+
+
 def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieCandidate], inside: Sequence[bool],
                 read: Sequence[bool], config: ReaderConfig) -> list[str | None]:
     """Why each die read (`read`) in the bowl (`inside`) must not be scored for its size, or None.
@@ -243,9 +273,9 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     re-reading every face lost 12 right faces on dice3 for none wrong.)
     """
     widths = [_die_width(c.box) for c in candidates]
-    typical = float(np.median([w for w, i in zip(widths, inside) if i] or [0.0]))
+    typical = typical_width(candidates, inside)
     why: list[str | None] = [None] * len(candidates)
-    if sum(inside) < 3 or typical <= 0:
+    if typical is None or typical <= 0:
         return why
     low, high = config.size_band
     small = []  # read as 1s: perhaps one pip of a bigger face
@@ -295,6 +325,7 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     inside = [in_bowl(c, found, config) for c in candidates]
     chinese_dice = chinese_set([c for c, i in zip(candidates, inside) if i], config)
     judged = [judge_face(c, config, chinese_dice) for c in candidates]
+    candidates, judged = read_unread_again(image, detector, candidates, inside, judged, chinese_dice, config)
     misfits = check_sizes(image, detector, candidates, inside, [f is not None for f, _ in judged], config)
     bowl_full = sum(inside) >= DICE
     dice: list[DieReading] = []

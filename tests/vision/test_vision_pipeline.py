@@ -207,6 +207,34 @@ def test_a_one_in_a_smaller_box_is_read_again_at_the_others_size(case, width, ag
     assert (reading.status is ReadingStatus.OK) is readable
 
 
+@pytest.mark.parametrize(
+    ("case", "again", "readable"),
+    [
+        ("sure at the others' size, the same face", die(320, 300, 2, prob=0.95), True),
+        ("sure at the others' size, but another face", die(320, 300, 3, prob=0.95), False),
+        ("the same face, not sure enough", die(320, 300, 2, prob=0.85), False),
+        ("sure, but its pips do not count it", die(320, 300, 2, prob=0.92, pips=4), False),
+    ],
+)
+def test_a_die_not_read_is_read_again_at_the_others_size(case: str, again: DieCandidate, readable: bool) -> None:
+    unsure = small(die(320, 300, 2, prob=0.6), 1.3 * DIE)  # the locator's box too big: its crop too
+    detector = FixedDetector(six("44441") + [unsure], again=[again])
+    reading = read_frame(FRAME, detector, bowl=BOWL)
+    assert detector.read_again == [(320.0, 300.0)]
+    (that,) = [d for d in reading.dice if d.center == (320.0, 300.0)]
+    assert that.readable is readable, (case, reading.notes)
+    assert (reading.status is ReadingStatus.OK) is readable, case
+
+
+def test_dice_of_many_sizes_in_view_are_not_read_again_at_one_size() -> None:
+    # An oblique photo: the near dice are bigger, so the others' size says nothing of this one's.
+    spread = [small(d, w * DIE) for d, w in zip(six("44441"), (0.6, 0.8, 1.0, 1.2, 1.45))]
+    detector = FixedDetector(spread + [die(320, 300, 2, prob=0.6)], again=[die(320, 300, 2, prob=0.99)])
+    reading = read_frame(FRAME, detector, bowl=BOWL)
+    (that,) = [d for d in reading.dice if d.center == (320.0, 300.0)]
+    assert detector.read_again == [] and not that.readable
+
+
 def test_only_a_one_is_read_again_for_a_smaller_box() -> None:
     # The far dice of an oblique view are small too: a 5 is no single pip, so its box is not doubted.
     detector = FixedDetector(six("22222") + [small(die(320, 300, 5, prob=0.99), 0.75 * DIE)],
