@@ -242,9 +242,10 @@ Judged = tuple[int | None, str | None]  # judge_face's answer: the face or None,
 def read_unread_again(image: np.ndarray, detector: Detector, candidates: Sequence[DieCandidate],
                       inside: Sequence[bool], judged: Sequence[Judged], chinese_dice: ChineseSet,
                       config: ReaderConfig) -> tuple[list[DieCandidate], list[Judged]]:
-    """The candidates and their judgements, each die in the bowl that was not read read again at the
-    bowl's typical die width, and taken when that read is sure (`ReaderConfig.reread_face_prob`),
-    names the face first thought likeliest and passes `judge_face`. Only for dice of one size in view."""
+    """The candidates and their judgements after a second look: each die in the bowl that was not read
+    is read at the bowl's typical die width, and that read is taken when it is sure
+    (`ReaderConfig.reread_face_prob`), names the face first thought likeliest and passes `judge_face`.
+    Only for dice of one size in view (`ReaderConfig.max_size_spread`)."""
     candidates, judged = list(candidates), list(judged)
     typical = typical_width(candidates, inside)
     widths = [_die_width(c.box) for c, i in zip(candidates, inside) if i]
