@@ -44,6 +44,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="the reader's crop side, a multiple of 8 (the detector reads it from the exported model)",
     )
     parser.add_argument(
+        "--reader-width", type=int, default=None, metavar="C",
+        help="the reader's channels at its first stage, even, at least 8 (default: TrainConfig's, 32)",
+    )
+    parser.add_argument(
         "--synth-share", type=float, default=SampleConfig.synth_share, metavar="S",
         help="share of each batch drawn from generated scenes, the real sets sharing the rest (0 < S <= 1)",
     )
@@ -82,6 +86,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
     # The reader pools at stride 8; smaller than 24 px leaves its face head a 2x2 map.
     if args.crop < 24 or args.crop % 8:
         raise InvalidInput(f"expected --crop a multiple of 8, at least 24, got {args.crop}")
+    if args.reader_width is not None and (args.reader_width < 8 or args.reader_width % 2):
+        raise InvalidInput(f"expected --reader-width even and at least 8, got {args.reader_width}")
     if not 0 < args.synth_share <= 1:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
     return real_folders(args)
@@ -130,11 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     cfg = TrainConfig(epochs=args.epochs, seed=args.seed, threads=args.threads)
     if args.lr is not None:
         cfg = replace(cfg, lr=args.lr)
+    if args.reader_width is not None:
+        cfg = replace(cfg, reader_width=args.reader_width)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
     try:
         result = train(scenes, args.out, cfg, sample, max_steps=args.max_steps, log=lambda s: print(s, flush=True),
                        init_from=args.init_from)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, InvalidInput) as exc:
         print(f"bobing train: {exc}", file=sys.stderr)
         return 2
     print(

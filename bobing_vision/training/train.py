@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from bobing_vision.errors import InvalidInput
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.nets import LocatorNet, ReaderNet
 from bobing_vision.training.onnx_shapes import free_input_size
@@ -44,6 +45,7 @@ class TrainConfig:
     size_weight: float = 1.0  # log-size regression next to the heat loss
     threads: int = 1  # the machine is shared
     seed: int = 0
+    reader_width: int = 32  # ReaderNet's channels at stride 2 (x2 at 4, x3 at 8)
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,12 @@ def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:
     if not path.is_file():
         raise FileNotFoundError(f"expected {CHECKPOINT_FILE} from an earlier `bobing train` in {folder}, got none")
     state = torch.load(path, map_location="cpu", weights_only=True)
-    locator.load_state_dict(state["locator"])
-    reader.load_state_dict(state["reader"])
+    try:
+        locator.load_state_dict(state["locator"])
+        reader.load_state_dict(state["reader"])
+    except RuntimeError as exc:  # torch lists every mismatched tensor; the first line says enough
+        raise InvalidInput(f"expected the weights in {path} to fit nets of this shape (--reader-width?), got "
+                           f"{str(exc).splitlines()[0]}") from exc
 
 
 def optimiser(
@@ -145,7 +151,7 @@ def train(
     .onnx files and the torch weights into `out_dir`."""
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
-    locator, reader = LocatorNet(), ReaderNet()
+    locator, reader = LocatorNet(), ReaderNet(cfg.reader_width)
     if init_from is not None:
         load_weights(locator, reader, init_from)
     steps = max(1, cfg.epochs * math.ceil(len(scenes) / cfg.locator_batch))

@@ -63,3 +63,25 @@ def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, mon
     monkeypatch.setattr("bobing_vision.training.train.train", record)
     assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--synth-share", "0.75"]) == 2
     assert [s.synth_share for s in seen] == [0.75]
+
+
+@pytest.mark.parametrize("width", ["7", "6", "33"])
+def test_a_reader_width_the_net_cannot_halve_is_refused(width: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--reader-width", width]) == 2
+    assert f"expected --reader-width even and at least 8, got {width}" in capsys.readouterr().err
+    assert not (tmp_path / "models").exists()
+
+
+def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    torch = pytest.importorskip("torch")
+    out = tmp_path / "wide"
+    tiny = ["--synth", "2", "--real", "--epochs", "1", "--max-steps", "1"]
+    assert main(["--out", str(out), *tiny, "--reader-width", "16"]) == 0
+    reader = torch.load(out / "weights.pt", weights_only=True)["reader"]
+    assert reader["stem.0.0.weight"].shape[0] == 8  # the stem's first conv is half the width
+    # Continuing those weights at another width is a clear refusal, not a torch traceback.
+    assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out)]) == 2
+    assert "to fit nets of this shape (--reader-width?)" in capsys.readouterr().err
+    assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out), "--reader-width", "16"]) == 0
