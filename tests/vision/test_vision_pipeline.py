@@ -292,7 +292,9 @@ def test_a_certain_read_on_the_table_with_no_pips_found_does_not_void_the_throw(
     ("case", "blurred_sixth", "score", "status"),
     [
         ("a seventh thing, weak: a coin whose hole reads as a 1", True, 0.55, ReadingStatus.WRONG_DICE_COUNT),
-        ("a seventh thing, surely a die", True, 0.65, ReadingStatus.OUT_OF_BOWL),
+        # Generated coins outside a full bowl scored up to 0.63 as a die (fifteenth session).
+        ("a seventh thing, a copper coin read as a red 1", True, 0.63, ReadingStatus.WRONG_DICE_COUNT),
+        ("a seventh thing, surely a die", True, 0.7, ReadingStatus.OUT_OF_BOWL),
         ("the sixth die, weak", False, 0.55, ReadingStatus.OUT_OF_BOWL),
     ],
 )
