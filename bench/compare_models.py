@@ -1,20 +1,24 @@
 """Compare dice models set by set, wrong verdicts first: the figures a retrained model is adopted by.
 
     python bench/compare_models.py --models models /tmp/candidate --sets DIR [DIR ...] [--workers 2]
+    python bench/compare_models.py --models models --configs "" "sure_outside_score=0.6,layout.tolerance=0.1" --sets ...
 
 For each set and model, `bobing eval`'s figures: right awards, wrong awards, false voids, right voids,
 refused throws, face accuracy, wrong faces and generated coins read as dice (sets made by `bobing synth`
 label their coins); then each model's totals over the sets. A wrong award or a false void is a throw
 scored wrong at the table, so a candidate replaces the committed models only with no more of them,
-whatever it gains in right awards.
+whatever it gains in right awards. `--configs` measures pipeline thresholds the same way: each is a
+comma-separated list of `ReaderConfig` fields to change (`bowl.` and `layout.` reach the nested ones;
+a tuple is written with `/`, e.g. `size_band=0.6/1.5`); "" is the committed configuration.
 """
 
 from __future__ import annotations
 
 import argparse
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -37,7 +41,37 @@ class Row:
         return Row(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
 
-def measure(models: Path, folder: Path) -> Row:
+def changed(config: Any, path: list[str], value: str) -> Any:
+    """`config` (a frozen dataclass) with the field at `path` set to `value`, parsed as its type."""
+    name = path[0]
+    if not hasattr(config, name):
+        raise ValueError(f"expected a field of {type(config).__name__}, got {name!r}")
+    current = getattr(config, name)
+    if len(path) > 1:
+        return replace(config, **{name: changed(current, path[1:], value)})
+    if isinstance(current, tuple):
+        parsed: Any = tuple(type(current[0])(v) for v in value.split("/"))
+    elif current is None or isinstance(current, float):
+        parsed = float(value)
+    else:
+        parsed = type(current)(value)
+    return replace(config, **{name: parsed})
+
+
+def reader_config(spec: str) -> Any:
+    """The committed `ReaderConfig` with the changes in `spec` ("key=value,bowl.key=value,...")."""
+    from bobing_vision.vision.config import ReaderConfig
+
+    config = ReaderConfig()
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        key, sign, value = item.partition("=")
+        if not sign:
+            raise ValueError(f"expected key=value, got {item!r}")
+        config = changed(config, key.strip().split("."), value.strip())
+    return config
+
+
+def measure(models: Path, folder: Path, config: str = "") -> Row:
     import cv2
 
     import numpy as np
@@ -57,7 +91,8 @@ def measure(models: Path, folder: Path) -> Row:
             any(np.hypot(d.center[0] - x, d.center[1] - y) < diameter / 2 for x, y, diameter in coins.get(result.file, []))
             for d in result.extra if d.readable)
 
-    ev = evaluate(folder, OnnxDiceReader(models_dir=models, track_bowl=False), on_image=count_coins)
+    reader = OnnxDiceReader(models_dir=models, track_bowl=False, config=reader_config(config))
+    ev = evaluate(folder, reader, on_image=count_coins)
     verdicts = ev.verdicts
     confusion = ev.confusion
     faces_right = sum(confusion[i][i] for i in range(6))
@@ -76,20 +111,32 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, nargs="+", required=True, help="model folders, the committed first")
     parser.add_argument("--sets", type=Path, nargs="+", required=True, help="labelled sets (DATA.md folders)")
-    parser.add_argument("--workers", type=int, default=2, help="processes, one (model, set) pair each")
+    parser.add_argument("--configs", nargs="+", default=[""], metavar="SPEC",
+                        help='pipeline configurations, each "key=value,..." over ReaderConfig ("": committed)')
+    parser.add_argument("--workers", type=int, default=2, help="processes, one (model, config, set) each")
     args = parser.parse_args(argv)
-    jobs = [(m, s) for m in args.models for s in args.sets]
+    for spec in args.configs:
+        try:
+            reader_config(spec)
+        except ValueError as exc:
+            parser.error(f"--configs {spec!r}: {exc}")
+    variants = [(m, c) for m in args.models for c in args.configs]
+    jobs = [(m, s, c) for m, c in variants for s in args.sets]
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         rows = dict(zip(jobs, pool.map(measure, *zip(*jobs))))
+
+    def name(models: Path, config: str) -> str:
+        return f"{models} [{config}]" if config else str(models)
+
     print(f"{'set / model':<40} {'right':>6} {'wrong':>6} {'f.void':>6} {'void':>6} {'refused':>7} "
           f"{'faces':>6} {'wrongF':>6} {'coins':>6}")
     for s in args.sets:
-        for m in args.models:
-            print(line(f"{s.name[:18]} / {m}", rows[(m, s)]))
+        for m, c in variants:
+            print(line(f"{s.name[:18]} / {name(m, c)}", rows[(m, s, c)]))
     print()
-    for m in args.models:
-        total = sum((rows[(m, s)] for s in args.sets), Row(*([0] * len(fields(Row)))))
-        print(line(f"all {len(args.sets)} sets / {m}", total) + f"   wrong verdicts {total.wrong_verdicts}")
+    for m, c in variants:
+        total = sum((rows[(m, s, c)] for s in args.sets), Row(*([0] * len(fields(Row)))))
+        print(line(f"all {len(args.sets)} sets / {name(m, c)}", total) + f"   wrong verdicts {total.wrong_verdicts}")
     return 0
 
 

@@ -1,0 +1,44 @@
+"""`bench/compare_models.py --configs`: pipeline thresholds measured like models, from a spec string."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bobing_vision.vision.config import ReaderConfig
+
+
+def compare_models() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "bench" / "compare_models.py"
+    spec = importlib.util.spec_from_file_location("compare_models", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_spec_changes_the_named_fields_nested_ones_and_tuples_included() -> None:
+    config = compare_models().reader_config("sure_outside_score=0.6, layout.tolerance=0.1,size_band=0.6/1.4")
+    assert config.sure_outside_score == 0.6
+    assert config.layout.tolerance == 0.1
+    assert config.size_band == (0.6, 1.4)
+    assert config.bowl == ReaderConfig().bowl and config.min_face_prob == ReaderConfig().min_face_prob
+
+
+def test_the_empty_spec_is_the_committed_configuration() -> None:
+    assert compare_models().reader_config("") == ReaderConfig()
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("min_face=0.6", "expected a field of ReaderConfig, got 'min_face'"),
+    ("layout.nope=2", "expected a field of LayoutConfig, got 'nope'"),
+    ("min_face_prob", "expected key=value, got 'min_face_prob'"),
+])
+def test_a_spec_naming_no_field_is_refused_not_ignored(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        compare_models().reader_config(spec)
