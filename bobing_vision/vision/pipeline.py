@@ -116,7 +116,7 @@ def in_bowl(candidate: DieCandidate, bowl: Bowl | None, config: ReaderConfig) ->
     if bowl is None:
         return True
     base = base_point(candidate.center, _die_width(candidate.box), bowl, config)
-    return bowl.normalized_radius(base) <= 1.0 + config.rim_tolerance
+    return bowl.normalized_radius(base) <= config.in_bowl_radius
 
 
 class ChineseSet(enum.Enum):

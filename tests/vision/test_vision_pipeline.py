@@ -337,7 +337,9 @@ def test_a_weak_die_counts_only_while_six_strong_ones_are_not_found() -> None:
     ("case", "x", "inside"),
     [
         ("centre", 320.0, True),
-        ("against the wall: top face just past the rim, base inside", 320 + 200 + 0.3 * DIE, True),
+        ("against the wall: top face just inside the rim, base further in", 320 + 200 - 0.2 * DIE, True),
+        # Generated dice on the table beside the bowl had their base 1.6-3% of the radius past the rim.
+        ("on the table against the bowl: base 2% past the rim", 320 + 200 + 0.5 * DIE + 4, False),
         ("on the table beyond the rim", 320 + 200 + 1.5 * DIE, False),
     ],
 )
