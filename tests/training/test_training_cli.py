@@ -44,11 +44,17 @@ def test_leaving_out_a_set_that_is_not_there_is_an_error(tmp_path: Path, capsys:
     assert "expected --exclude-real to name one of ['byler'], got ['byler-d6']" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("share", ["0", "1.5", "-0.25"])
-def test_a_generated_share_outside_0_to_1_is_refused(share: str, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--synth-share", share]) == 2
-    assert f"expected 0 < --synth-share <= 1, got {float(share)}" in capsys.readouterr().err
+OUT_OF_RANGE = [
+    *(("--synth-share", share, f"expected 0 < --synth-share <= 1, got {float(share)}") for share in ("0", "1.5", "-0.25")),
+    *(("--reader-width", width, f"expected --reader-width even and at least 8, got {width}") for width in ("7", "6", "33")),
+]
+
+
+@pytest.mark.parametrize(("option", "value", "message"), OUT_OF_RANGE)
+def test_an_option_out_of_range_is_refused_before_anything_is_written(
+        option: str, value: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", option, value]) == 2
+    assert message in capsys.readouterr().err
     assert not (tmp_path / "models").exists()
 
 
@@ -63,14 +69,6 @@ def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, mon
     monkeypatch.setattr("bobing_vision.training.train.train", record)
     assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--synth-share", "0.75"]) == 2
     assert [s.synth_share for s in seen] == [0.75]
-
-
-@pytest.mark.parametrize("width", ["7", "6", "33"])
-def test_a_reader_width_the_net_cannot_halve_is_refused(width: str, tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--reader-width", width]) == 2
-    assert f"expected --reader-width even and at least 8, got {width}" in capsys.readouterr().err
-    assert not (tmp_path / "models").exists()
 
 
 def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Path,
