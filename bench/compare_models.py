@@ -44,7 +44,8 @@ class Row:
 def changed(config: Any, path: list[str], value: str) -> Any:
     """`config` (a frozen dataclass) with the field at `path` set to `value`, parsed as its type."""
     name = path[0]
-    if not hasattr(config, name):
+    # Fields only: a method or property of the config is no setting to change.
+    if name not in {field.name for field in fields(config)}:
         raise ValueError(f"expected a field of {type(config).__name__}, got {name!r}")
     current = getattr(config, name)
     if len(path) > 1:

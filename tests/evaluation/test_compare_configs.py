@@ -37,6 +37,8 @@ def test_the_empty_spec_is_the_committed_configuration() -> None:
 @pytest.mark.parametrize(("spec", "message"), [
     ("min_face=0.6", "expected a field of ReaderConfig, got 'min_face'"),
     ("layout.nope=2", "expected a field of LayoutConfig, got 'nope'"),
+    # An attribute that is no field (every dataclass has these) is no setting either.
+    ("__doc__=x", "expected a field of ReaderConfig, got '__doc__'"),
     ("min_face_prob", "expected key=value, got 'min_face_prob'"),
 ])
 def test_a_spec_naming_no_field_is_refused_not_ignored(spec: str, message: str) -> None:
