@@ -45,7 +45,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--reader-width", type=int, default=None, metavar="C",
-        help="the reader's channels at its first stage, even, at least 8 (default: TrainConfig's, 32)",
+        help="the reader's channels at its first stage, even, at least 8 (default: TrainConfig's, 48)",
     )
     parser.add_argument(
         "--synth-share", type=float, default=SampleConfig.synth_share, metavar="S",
