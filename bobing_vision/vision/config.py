@@ -177,6 +177,11 @@ class ReaderConfig:
     # ...and a 1 narrower than this share of the median is read again at the median size and must
     # surely read 1 again (`pipeline.check_sizes`): its box may have shrunk onto one pip of a bigger face.
     small_die_frac: float = 0.8
+    # A die read outside the bowl (it voids the throw) wider than this many times the in-bowl dice's
+    # median is not read: a hand resting on the rim read as a certain 6 twice the dice's size voided a
+    # generated throw clip. Dice on the table look bigger than those in the bowl (nearer an oblique
+    # camera, or the bowl's dice small): over 16 generated sets, 594 dice out reached 1.81x.
+    outside_size_max: float = 2.0
     # A die in the bowl whose face is not read is read again at the median width of the dice in the
     # bowl (the locator's size for it, and so its crop, may be off) and taken when that read is this
     # sure, names the face first thought likeliest, and its pips agree. 33 generated sets (6600

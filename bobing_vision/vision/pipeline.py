@@ -263,9 +263,10 @@ def read_unread_again(image: np.ndarray, detector: Detector, candidates: Sequenc
 
 def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieCandidate], inside: Sequence[bool],
                 read: Sequence[bool], config: ReaderConfig) -> list[str | None]:
-    """Why each die read (`read`) in the bowl (`inside`) must not be scored for its size, or None.
+    """Why each die read (`read`) must not be scored for its size, or None.
 
-    One throw's dice are one size. A "die" half or twice the others' size is a pip, a coin or a
+    One throw's dice are one size; outside the bowl (`inside` False) only a thing far bigger than the
+    dice in it is refused, since a die out on the table may look bigger to an oblique camera. A "die" half or twice the others' size is a pip, a coin or a
     pattern dot. A 1 a little smaller may be one pip of a bigger face that the locator's box shrank
     onto (a 2 read as a certain 1 gave a wrong award on generated ordinary dice, seed 5151): it is
     read again at the others' size and must surely read 1 again. Over 7 generated sets and both real
@@ -281,7 +282,11 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     low, high = config.size_band
     small = []  # read as 1s: perhaps one pip of a bigger face
     for k, w in enumerate(widths):
-        if not (inside[k] and read[k]):
+        if not read[k]:
+            continue
+        if not inside[k]:
+            if w / typical > config.outside_size_max:
+                why[k] = f"{w:.0f} px wide, the dice in the bowl {typical:.0f}"
             continue
         if not low <= w / typical <= high:
             why[k] = f"{w:.0f} px wide, the others {typical:.0f}"

@@ -273,6 +273,23 @@ def test_a_die_unlike_the_others_in_size_is_not_read(case: str, width: float) ->
     assert any("px wide" in note for note in reading.notes)
 
 
+@pytest.mark.parametrize(
+    ("case", "scale", "status"),
+    [
+        # A generated clip's hand resting on the rim read as a certain 6, 2.3x the dice's width.
+        ("a hand on the rim read as a 6", 2.3, ReadingStatus.WRONG_DICE_COUNT),
+        # Dice out on the table reached 1.81x the bowl's dice over 16 generated sets.
+        ("a die out, nearer an oblique camera", 1.8, ReadingStatus.OUT_OF_BOWL),
+    ],
+)
+def test_a_thing_outside_far_bigger_than_the_dice_does_not_void_the_throw(case: str, scale: float,
+                                                                          status: ReadingStatus) -> None:
+    half = scale * DIE / 2
+    outside = replace(die(560, 400, 6), box=(560 - half, 400 - half, 560 + half, 400 + half))
+    reading = read(six("44441") + [outside])
+    assert reading.status is status, (case, reading.notes)
+
+
 def test_an_unreadable_thing_on_the_table_does_not_void_the_throw() -> None:
     coin = die(600, 40, 3, prob=0.3)
     reading = read(six("444411") + [coin])
