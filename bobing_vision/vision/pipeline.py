@@ -265,11 +265,12 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
                 read: Sequence[bool], config: ReaderConfig) -> list[str | None]:
     """Why each die read (`read`) must not be scored for its size, or None.
 
-    One throw's dice are one size; outside the bowl (`inside` False) only a thing far bigger than the
-    dice in it is refused, since a die out on the table may look bigger to an oblique camera. A "die" half or twice the others' size is a pip, a coin or a
-    pattern dot. A 1 a little smaller may be one pip of a bigger face that the locator's box shrank
-    onto (a 2 read as a certain 1 gave a wrong award on generated ordinary dice, seed 5151): it is
-    read again at the others' size and must surely read 1 again. Over 7 generated sets and both real
+    One throw's dice are one size. A "die" half or twice the others' size is a pip, a coin or a
+    pattern dot; outside the bowl (`inside` False) only one far bigger than the dice in it is refused
+    (a hand on the rim), since a die out on the table may look bigger to an oblique camera.
+    A 1 a little smaller may be one pip of a bigger face that the locator's box shrank onto (a 2 read
+    as a certain 1 gave a wrong award on generated ordinary dice, seed 5151): it is read again at the
+    others' size and must surely read 1 again. Over 7 generated sets and both real
     sets, small boxes held 8 of the 11 wrong 1s; this refuses 7 of those 8 and 4 of 52 right ones.
     (Other faces: 1 wrong in ~120 small boxes, while the far dice of an oblique photo are small too:
     re-reading every face lost 12 right faces on dice3 for none wrong.)
