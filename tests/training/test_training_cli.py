@@ -83,3 +83,12 @@ def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Pat
     assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out)]) == 2
     assert "to fit nets of this shape (--reader-width?)" in capsys.readouterr().err
     assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out), "--reader-width", "16"]) == 0
+
+
+def test_the_committed_weights_fit_the_default_nets() -> None:
+    """`bobing train --init-from models` (the model card's way to continue) needs no shape options."""
+    pytest.importorskip("torch")
+    from bobing_vision.training.nets import LocatorNet, ReaderNet
+    from bobing_vision.training.train import TrainConfig, load_weights
+
+    load_weights(LocatorNet(), ReaderNet(TrainConfig().reader_width), Path(__file__).resolve().parents[2] / "models")
