@@ -23,10 +23,10 @@ from torch.nn import functional as F
 from bobing_vision.errors import InvalidInput
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.nets import LocatorNet, ReaderNet
-from bobing_vision.training.onnx_shapes import free_input_size
+from bobing_vision.training.onnx_graphs import face_only, free_input_size
 from bobing_vision.training.samples import SampleConfig, locator_batch, reader_batch, source_weights
 from bobing_vision.training.scenes import Scene
-from bobing_vision.vision.detector import LOCATOR_FILE, READER_FILE
+from bobing_vision.vision.detector import FACE_READER_FILE, LOCATOR_FILE, READER_FILE
 
 CHECKPOINT_FILE = "weights.pt"  # both nets' torch weights, beside the ONNX files: a run can be continued
 
@@ -149,8 +149,8 @@ def train(
     aug: AugmentConfig = AugmentConfig(), max_steps: int | None = None, log: Callable[[str], None] | None = None,
     init_from: Path | None = None,
 ) -> TrainResult:
-    """Train both nets on `scenes` (from the weights saved in `init_from`, if given) and write the two
-    .onnx files and the torch weights into `out_dir`."""
+    """Train both nets on `scenes` (from the weights saved in `init_from`, if given) and write the
+    .onnx files (the locator, the reader and its face part alone) and the torch weights into `out_dir`."""
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     locator, reader = LocatorNet(), ReaderNet(cfg.reader_width)
@@ -204,8 +204,9 @@ def export_both(
 
 
 def export(locator: LocatorNet, reader: ReaderNet, out_dir: Path, sample: SampleConfig) -> float:
-    """Write both ONNX files (opset 17, read by onnxruntime >= 1.14) and return the largest difference
-    between torch and onnxruntime outputs on random input; raises if they disagree."""
+    """Write the ONNX files (opset 17, read by onnxruntime >= 1.14: the locator, the reader and the reader's
+    face part alone) and return the largest difference between torch and onnxruntime outputs on random
+    input; raises if they disagree."""
     import onnxruntime as ort
 
     locator.eval()
@@ -218,11 +219,14 @@ def export(locator: LocatorNet, reader: ReaderNet, out_dir: Path, sample: Sample
         warnings.simplefilter("ignore", DeprecationWarning)  # the TorchScript exporter is the stable one here
         export_both(locator, reader, frame, crops, loc_path, read_path)
     free_input_size(loc_path)
+    face_path = out_dir / FACE_READER_FILE
+    face_only(read_path, face_path)
     wide = torch.rand(1, 3, sample.locator_input[0], sample.locator_input[0] * 16 // 9 // 16 * 16, generator=gen) * 255
     with torch.no_grad():  # the freed locator must agree at the traced size and at another aspect
-        expected = [locator(frame).numpy(), locator(wide).numpy(), *(t.numpy() for t in reader(crops))]
+        logits, pips = reader(crops)
+        expected = [locator(frame).numpy(), locator(wide).numpy(), logits.numpy(), pips.numpy(), logits.numpy()]
     got = []
-    for path, x in ((loc_path, frame), (loc_path, wide), (read_path, crops)):
+    for path, x in ((loc_path, frame), (loc_path, wide), (read_path, crops), (face_path, crops)):
         sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         got += sess.run(None, {sess.get_inputs()[0].name: x.numpy()})
     diff = max(float(np.abs(a - b).max()) for a, b in zip(expected, got))

@@ -8,6 +8,7 @@ Two small models in `models/`:
   face fills `DetectorConfig.crop_face_fraction` of it -> eight logits (faces 1..6, "a die, but its top
   face can't be read", "not a die") and a two-channel pip heat (black pips, red pips) at half the crop
   resolution.
+- `face_reader.onnx` (optional): the reader's face part alone, for the second look at unsure dice.
 All crops of a frame go through the reader in one session run.
 
 Following the opencv_zoo wrappers: a session plus pure `preprocess` / `postprocess` functions; the input
@@ -31,6 +32,9 @@ Box = tuple[float, float, float, float]
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 LOCATOR_FILE = "dice_locator.onnx"
 READER_FILE = "pip_reader.onnx"
+# The reader without its pip head (training/onnx_graphs.py): the second look uses the face alone, and
+# onnxruntime runs a whole graph whatever outputs are asked for. Optional: without it, the full reader.
+FACE_READER_FILE = "face_reader.onnx"
 LOCATOR_STRIDE = 4  # the locator's output cell, in input pixels
 READER_STRIDE = 2  # the reader's pip-heat cell, in crop pixels
 UNREADABLE_CLASS = 6  # the reader's class for a die whose top face can't be read (leaning, hidden)
@@ -381,9 +385,11 @@ class DiceDetector:
         self.config = config
         self.locator = make_session(folder / LOCATOR_FILE)
         self.reader = make_session(folder / READER_FILE)
+        face_file = folder / FACE_READER_FILE
+        self.face_reader = make_session(face_file) if face_file.is_file() else None
         shape = self.locator.get_inputs()[0].shape
         # A locator exported for one input size gets every frame letterboxed to it; one with free
-        # H and W (training/onnx_shapes.py) gets an input of each frame's own aspect.
+        # H and W (training/onnx_graphs.py) gets an input of each frame's own aspect.
         fixed = all(isinstance(d, int) for d in shape[2:4])
         self.locator_hw: tuple[int, int] | None = (int(shape[2]), int(shape[3])) if fixed else None
         self.crop = int(self.reader.get_inputs()[0].shape[2])
@@ -413,13 +419,20 @@ class DiceDetector:
         logits, pip_heat = self.reader.run(None, {self.reader.get_inputs()[0].name: to_tensor(crops)})
         return softmax(logits.astype(np.float64)), pip_heat
 
+    def _read_faces(self, crops: np.ndarray) -> np.ndarray:
+        """(N, classes) probabilities alone, through the reader without its pip head when there is one."""
+        if self.face_reader is None:
+            return self._read_crops(crops)[0]
+        (logits,) = self.face_reader.run(None, {self.face_reader.get_inputs()[0].name: to_tensor(crops)})
+        return softmax(logits.astype(np.float64))
+
     def _read_turned(self, crops: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The mean face probabilities of the upright read and three reads of the crops turned by 90
         degrees each (one session run). The pips stay the upright read's: a mean of four pip heats
         blurs the close pips of a 6 below the threshold."""
         n = len(crops)
-        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in (1, 2, 3)])
-        more, _ = self._read_crops(np.ascontiguousarray(turned))
+        turned = np.ascontiguousarray(np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in (1, 2, 3)]))
+        more = self._read_faces(turned)
         return (probs + more.reshape(3, n, -1).sum(axis=0)) / 4
 
     def read_at(self, frame: np.ndarray, centers: Sequence[Point], size: float) -> list[DieCandidate]:

@@ -22,7 +22,9 @@ def test_the_crop_trained_is_the_crop_the_detector_cuts(tmp_path: Path) -> None:
 
     out = tmp_path / "models"
     assert main(["--out", str(out), "--synth", "2", "--real", "--epochs", "1", "--max-steps", "1", "--crop", "48"]) == 0
-    assert DiceDetector(out).crop == 48
+    detector = DiceDetector(out)
+    assert detector.crop == 48
+    assert detector.face_reader is not None  # the export writes the reader's face part for the second look
 
 
 def test_missing_real_sets_are_an_error_not_a_silent_generated_only_run(
