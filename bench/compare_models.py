@@ -9,7 +9,8 @@ label their coins); then each model's totals over the sets. A wrong award or a f
 scored wrong at the table, so a candidate replaces the committed models only with no more of them,
 whatever it gains in right awards. `--configs` measures pipeline thresholds the same way: each is a
 comma-separated list of `ReaderConfig` fields to change (`bowl.` and `layout.` reach the nested ones;
-a tuple is written with `/`, e.g. `size_band=0.6/1.5`); "" is the committed configuration.
+a tuple is written with `/`, e.g. `size_band=0.6/1.5`; `none` turns an optional step off, e.g.
+`closer_zoom=none`); "" is the committed configuration.
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ def changed(config: Any, path: list[str], value: str) -> Any:
     current = getattr(config, name)
     if len(path) > 1:
         return replace(config, **{name: changed(current, path[1:], value)})
-    if isinstance(current, tuple):
-        parsed: Any = tuple(type(current[0])(v) for v in value.split("/"))
+    if value.lower() == "none":  # an optional step turned off (`closer_zoom=none`, `roi_margin=none`)
+        parsed: Any = None
+    elif isinstance(current, tuple):
+        parsed = tuple(type(current[0])(v) for v in value.split("/"))
     elif current is None or isinstance(current, float):
         parsed = float(value)
     else:

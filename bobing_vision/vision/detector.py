@@ -190,14 +190,31 @@ def locator_input_size(height: int, width: int) -> tuple[int, int]:
     return (LOCATOR_SHORT_SIDE, long) if width >= height else (long, LOCATOR_SHORT_SIDE)
 
 
+def zoomed_input_size(roi_h: int, roi_w: int, frame_h: int, frame_w: int, zoom: float) -> tuple[int, int]:
+    """The locator's input (H, W) that shows a ROI `zoom` times as big as the whole frame's input shows
+    it (sides rounded up to LOCATOR_MULTIPLE, at most twice the whole frame's longest input side)."""
+    scale = zoom * LOCATOR_SHORT_SIDE / max(1, min(frame_h, frame_w))
+    cap = 2 * int(LOCATOR_SHORT_SIDE * LOCATOR_MAX_ASPECT)
+
+    def side(pixels: int) -> int:
+        return min(cap, max(1, int(np.ceil(pixels * scale / LOCATOR_MULTIPLE))) * LOCATOR_MULTIPLE)
+
+    return side(roi_h), side(roi_w)
+
+
 def preprocess_locator(
-    frame: np.ndarray, in_h: int | None = None, in_w: int | None = None, roi: Box | None = None
+    frame: np.ndarray, in_h: int | None = None, in_w: int | None = None, roi: Box | None = None,
+    zoom: float | None = None,
 ) -> tuple[np.ndarray, FrameTransform]:
-    """The frame (or its ROI) letterboxed to in_h x in_w; None: to `locator_input_size` of the ROI."""
+    """The frame (or its ROI) letterboxed to in_h x in_w; None: to `locator_input_size` of the ROI, or
+    with `zoom`, to `zoomed_input_size`."""
     check_frame(frame)
     x0, y0, x1, y1 = clip_roi(roi, frame.shape[1], frame.shape[0])
     if in_h is None or in_w is None:
-        in_h, in_w = locator_input_size(y1 - y0, x1 - x0)
+        if zoom is None:
+            in_h, in_w = locator_input_size(y1 - y0, x1 - x0)
+        else:
+            in_h, in_w = zoomed_input_size(y1 - y0, x1 - x0, frame.shape[0], frame.shape[1], zoom)
     canvas, scale = letterbox(frame[y0:y1, x0:x1], in_h, in_w)
     return to_tensor(canvas), FrameTransform(scale=scale, offset=(float(x0), float(y0)))
 
@@ -394,9 +411,11 @@ class DiceDetector:
         self.locator_hw: tuple[int, int] | None = (int(shape[2]), int(shape[3])) if fixed else None
         self.crop = int(self.reader.get_inputs()[0].shape[2])
 
-    def locate(self, frame: np.ndarray, roi: Box | None = None) -> Located:
+    def locate(self, frame: np.ndarray, roi: Box | None = None, zoom: float | None = None) -> Located:
+        """Candidates in the frame or its ROI. `zoom`: the ROI shown this many times as big as the whole
+        frame is shown (None: the ROI fills the input; a fixed-size locator ignores it)."""
         in_h, in_w = self.locator_hw if self.locator_hw is not None else (None, None)
-        tensor, transform = preprocess_locator(frame, in_h, in_w, roi=roi)
+        tensor, transform = preprocess_locator(frame, in_h, in_w, roi=roi, zoom=zoom)
         (output,) = self.locator.run(None, {self.locator.get_inputs()[0].name: tensor})
         return postprocess_locator(output, transform, self.config)
 
@@ -441,6 +460,6 @@ class DiceDetector:
         sizes, scores = np.full(len(spots), float(size)), np.ones(len(spots))
         return self.read(frame, Located(centers=spots, sizes=sizes, scores=scores))
 
-    def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
-        """Every candidate die top face, strongest first, in frame pixels."""
-        return self.read(frame, self.locate(frame, roi))
+    def detect(self, frame: np.ndarray, roi: Box | None = None, zoom: float | None = None) -> list[DieCandidate]:
+        """Every candidate die top face, strongest first, in frame pixels (`zoom`: as in `locate`)."""
+        return self.read(frame, self.locate(frame, roi, zoom))

@@ -33,7 +33,10 @@ MIN_SIDE = 8  # the detector's own minimum; a smaller frame cannot hold a die
 class Detector(Protocol):
     """What the pipeline needs of `DiceDetector` (tests pass a stand-in)."""
 
-    def detect(self, frame: np.ndarray, roi: Box | None = None) -> Sequence[DieCandidate]: ...
+    def detect(self, frame: np.ndarray, roi: Box | None = None, zoom: float | None = None) -> Sequence[DieCandidate]:
+        """Candidates in the frame or its ROI; `zoom`: the ROI seen this many times as big as the whole
+        frame is (None: the ROI fills the locator's input)."""
+        ...
 
     def read_at(self, frame: np.ndarray, centers: Sequence[Point], size: float) -> Sequence[DieCandidate]:
         """The dice at `centers` read again as top faces `size` pixels wide, in the same order."""
@@ -72,12 +75,33 @@ def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -
     strong = sum(1 for c in ranked if c.score >= config.strong_die_score)
     floor = config.strong_die_score if strong >= DICE else config.min_die_score
     for c in ranked:
-        if c.score < floor:
-            continue
-        if all(_distance(c.center, k.center) >= config.duplicate_frac * max(_die_width(c.box), _die_width(k.box))
-               for k in kept):
+        if c.score >= floor and not any(same_die(c, k, config) for k in kept):
             kept.append(c)
     return kept
+
+
+def same_die(a: DieCandidate, b: DieCandidate, config: ReaderConfig) -> bool:
+    """Two candidates closer than a share of the larger one's width are one die."""
+    return _distance(a.center, b.center) < config.duplicate_frac * max(_die_width(a.box), _die_width(b.box))
+
+
+def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieCandidate], bowl: Bowl | None,
+                config: ReaderConfig) -> list[DieCandidate]:
+    """The candidates, and the dice a closer look finds: with a bowl in view and three to five dice in it,
+    the locator looks again around those dice, `ReaderConfig.closer_zoom` times as big. Dice pressed
+    together can leave one peak for two at the whole frame's scale. Only candidates where no die was
+    found yet are added: the dice already found keep their reads."""
+    if config.closer_zoom is None or bowl is None:
+        return list(candidates)
+    inside = [c for c in candidates if in_bowl(c, bowl, config)]
+    if not 3 <= len(inside) < DICE:
+        return list(candidates)
+    grow = config.closer_margin * float(np.median([_die_width(c.box) for c in inside]))
+    xs, ys = [c.center[0] for c in inside], [c.center[1] for c in inside]
+    roi = (min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow)
+    new = [c for c in detector.detect(image, roi=roi, zoom=config.closer_zoom)
+           if not any(same_die(c, k, config) for k in candidates)]
+    return merge_duplicates([*candidates, *new], config) if new else list(candidates)
 
 
 def top_face_pips(candidate: DieCandidate, config: ReaderConfig) -> DieCandidate:
@@ -326,7 +350,8 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
             bowl = None
     found = bowl if bowl is not None else find_bowl(image, config.bowl)
     roi = None if found is None or config.roi_margin is None else bowl_roi(found, config.roi_margin, width, height)
-    candidates = [top_face_pips(c, config) for c in merge_duplicates(detector.detect(image, roi=roi), config)]
+    candidates = look_closer(image, detector, merge_duplicates(detector.detect(image, roi=roi), config), found, config)
+    candidates = [top_face_pips(c, config) for c in candidates]
     # Top to bottom, then left to right: "die 3" means the same die to a person reading the picture.
     candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, _die_width(c.box))), c.center[0]))
     inside = [in_bowl(c, found, config) for c in candidates]

@@ -22,7 +22,7 @@ BOWL = Bowl(80.0, 60.0, 55.0, 50.0)
 class SixDiceDetector:
     """A stand-in for the ONNX detector: six dice showing 444411 (插金花) in every frame."""
 
-    def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
+    def detect(self, frame: np.ndarray, roi: Box | None = None, zoom: float | None = None) -> list[DieCandidate]:
         out = []
         for i, face in enumerate((4, 4, 4, 4, 1, 1)):
             x = 40.0 + 15 * i

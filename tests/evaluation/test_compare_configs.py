@@ -30,6 +30,12 @@ def test_a_spec_changes_the_named_fields_nested_ones_and_tuples_included() -> No
     assert config.bowl == ReaderConfig().bowl and config.min_face_prob == ReaderConfig().min_face_prob
 
 
+def test_none_turns_an_optional_step_off_and_a_number_turns_it_on() -> None:
+    assert ReaderConfig().closer_zoom is not None
+    assert compare_models().reader_config("closer_zoom=none").closer_zoom is None
+    assert compare_models().reader_config("roi_margin=0.2").roi_margin == 0.2
+
+
 def test_the_empty_spec_is_the_committed_configuration() -> None:
     assert compare_models().reader_config("") == ReaderConfig()
 

@@ -181,6 +181,18 @@ def test_locator_input_of_a_wide_frame_keeps_the_dice_scale() -> None:
     assert tensor.shape == (1, 3, 288, 512) and tf.scale == pytest.approx(0.4)
 
 
+def test_a_zoomed_roi_is_shown_zoom_times_as_big_as_the_whole_frame() -> None:
+    frame = dot_frame(480, 640, 300, 200)
+    _, whole = preprocess_locator(frame)
+    tensor, zoomed = preprocess_locator(frame, roi=(200, 150, 350, 250), zoom=2.0)
+    assert tensor.shape == (1, 3, 128, 192)  # 100 x 150 at 2 x 0.6, rounded up to multiples of 16
+    assert 2.0 <= zoomed.scale / whole.scale < 2.2
+    x, y = zoomed.to_frame(0.0, 0.0)
+    assert (x, y) == (200.0, 150.0)
+    huge, _ = preprocess_locator(frame, roi=(0, 0, 640, 480), zoom=10.0)
+    assert max(huge.shape[2:]) <= 2 * 576  # never an input beyond twice the whole frame's longest
+
+
 @pytest.fixture(scope="module")
 def detector() -> DiceDetector:
     if not HAVE_MODELS:

@@ -38,9 +38,11 @@ class FixedDetector:
         self.again = list(again)
         self.calls: list[tuple[tuple[int, ...], Box | None]] = []
         self.read_again: list[tuple[float, float]] = []
+        self.zooms: list[float | None] = []
 
-    def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
+    def detect(self, frame: np.ndarray, roi: Box | None = None, zoom: float | None = None) -> list[DieCandidate]:
         self.calls.append((frame.shape, roi))
+        self.zooms.append(zoom)
         return list(self.candidates)
 
     def read_at(self, frame: np.ndarray, centers: Sequence[tuple[float, float]], size: float) -> list[DieCandidate]:
@@ -118,6 +120,55 @@ def test_frames_that_give_no_award(case: str, candidates: list[DieCandidate], st
     assert reading.status is status, case
     assert reading.award is None
     assert reading.message.startswith(message)
+
+
+class CloserDetector(FixedDetector):
+    """Finds `closer` only when asked to look at a ROI zoomed in: dice the whole frame's scale merged."""
+
+    def __init__(self, candidates: Sequence[DieCandidate], closer: Sequence[DieCandidate]) -> None:
+        super().__init__(candidates)
+        self.closer = list(closer)
+
+    def detect(self, frame: np.ndarray, roi: Box | None = None, zoom: float | None = None) -> list[DieCandidate]:
+        found = super().detect(frame, roi, zoom)
+        return found + self.closer if zoom is not None else found
+
+
+def read_closer(candidates: Sequence[DieCandidate], closer: Sequence[DieCandidate],
+                **kwargs: Any) -> tuple[Reading, CloserDetector]:
+    detector = CloserDetector(candidates, closer)
+    return read_frame(FRAME, detector, **{"bowl": BOWL, **kwargs}), detector
+
+
+def test_a_die_missed_among_the_others_is_found_by_a_closer_look() -> None:
+    reading, detector = read_closer(six("44441"), [die(265, 262, 1)])
+    assert reading.status is ReadingStatus.OK and reading.faces == (1, 1, 4, 4, 4, 4)
+    (roi,) = [roi for _, roi in detector.calls[1:]]
+    assert detector.zooms == [None, ReaderConfig().closer_zoom]
+    assert roi is not None and roi[0] < 250 < 370 < roi[2] and roi[1] < 240 < roi[3]  # around the five dice
+
+
+def test_without_the_closer_look_five_dice_are_a_status() -> None:
+    reading, detector = read_closer(six("44441"), [die(265, 262, 1)], config=ReaderConfig(closer_zoom=None))
+    assert reading.message.startswith("5 dice seen") and detector.zooms == [None]
+
+
+@pytest.mark.parametrize(("case", "candidates", "bowl"), [
+    ("six dice already", six("444411"), BOWL),
+    ("no bowl in view: no throw to complete", six("44441"), None),
+    ("two dice: a hand, not a settled throw", six("44"), BOWL),
+])
+def test_no_closer_look_where_no_die_is_missing_from_a_throw(case: str, candidates: list[DieCandidate],
+                                                             bowl: Bowl | None) -> None:
+    _, detector = read_closer(candidates, [die(265, 262, 1)], bowl=bowl)
+    assert detector.zooms == [None], case
+
+
+def test_a_closer_look_keeps_the_reads_of_the_dice_already_found() -> None:
+    # The zoomed look sees the first 4 again, surer and as a 6: the die keeps its first read.
+    again = replace(die(250, 240, 6), score=0.99)
+    reading, _ = read_closer(six("44441"), [again, die(265, 262, 1)])
+    assert reading.faces == (1, 1, 4, 4, 4, 4)
 
 
 @pytest.mark.parametrize(
@@ -480,7 +531,7 @@ class LabelDetector:
     def read_at(self, frame: np.ndarray, centers: Sequence[tuple[float, float]], size: float) -> list[DieCandidate]:
         return nearest(self.detect(frame), centers)
 
-    def detect(self, frame: np.ndarray, roi: Box | None = None) -> list[DieCandidate]:
+    def detect(self, frame: np.ndarray, roi: Box | None = None, zoom: float | None = None) -> list[DieCandidate]:
         out = []
         for d in self.label.dice:
             assert d.box is not None
