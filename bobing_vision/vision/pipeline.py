@@ -87,14 +87,15 @@ def same_die(a: DieCandidate, b: DieCandidate, config: ReaderConfig) -> bool:
 
 def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieCandidate], bowl: Bowl | None,
                 config: ReaderConfig) -> list[DieCandidate]:
-    """The candidates, and the dice a closer look finds: with a bowl in view and three to five dice in it,
-    the locator looks again around those dice, `ReaderConfig.closer_zoom` times as big. Dice pressed
-    together can leave one peak for two at the whole frame's scale. Only candidates where no die was
-    found yet are added: the dice already found keep their reads."""
-    if config.closer_zoom is None or bowl is None:
+    """The candidates, and the dice a closer look finds: with a bowl in view, three to five dice in it
+    and fewer than six in all, the locator looks again around the dice in the bowl,
+    `ReaderConfig.closer_zoom` times as big. Dice pressed together can leave one peak for two at the
+    whole frame's scale. Only candidates where no die was found yet are added: the dice already found
+    keep their reads. A die found outside makes six: the throw is void, nothing is missing."""
+    if config.closer_zoom is None or bowl is None or len(candidates) >= DICE:
         return list(candidates)
     inside = [c for c in candidates if in_bowl(c, bowl, config)]
-    if not 3 <= len(inside) < DICE:
+    if len(inside) < 3:
         return list(candidates)
     grow = config.closer_margin * float(np.median([_die_width(c.box) for c in inside]))
     xs, ys = [c.center[0] for c in inside], [c.center[1] for c in inside]

@@ -155,6 +155,7 @@ def test_without_the_closer_look_five_dice_are_a_status() -> None:
 
 @pytest.mark.parametrize(("case", "candidates", "bowl"), [
     ("six dice already", six("444411"), BOWL),
+    ("five in and one out: six found, the throw is void", six("44441") + [die(600, 40, 3)], BOWL),
     ("no bowl in view: no throw to complete", six("44441"), None),
     ("two dice: a hand, not a settled throw", six("44"), BOWL),
 ])
