@@ -156,9 +156,11 @@ class ReaderConfig:
     # a 2 outside a full bowl at 0.61-0.63 (two false voids), and one die at 0.60-0.65 of 65 over all
     # 39 sets; its right void becomes "please look".
     sure_outside_score: float = 0.65
-    # With three to five dice found in the bowl, the locator looks again around them this many times as
-    # big (`pipeline.look_closer`; None: never): dice pressed together can leave one peak for two at
-    # the whole frame's scale (a throw clip, clip seed 99, clip 9: a 4 among touching dice).
+    # With three to five dice found in the bowl and fewer than six in all, the locator looks again around
+    # them this many times as big (`pipeline.look_closer`; None: never): dice pressed together can
+    # leave one peak for two at the whole frame's scale (a throw clip, clip seed 99, clip 9: a 4 among
+    # touching dice). 10 generated sets (2000 throws, on 3% of frames): right awards 1299 -> 1313,
+    # wrong verdicts 2 -> 2, right voids 275 -> 275.
     closer_zoom: float | None = 2.0
     # ...over the box of those dice's centres grown by this many die widths.
     closer_margin: float = 2.0
