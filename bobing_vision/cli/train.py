@@ -18,7 +18,7 @@ DEFAULT_REAL_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="bobing train", description=HELP)
-    parser.add_argument("--out", type=Path, default=Path("models"), help="folder for the .onnx files and the torch weights")
+    parser.add_argument("--out", type=Path, default=Path("models"), help="folder for the models and the torch weights")
     parser.add_argument("--synth", type=int, default=1200, help="generated scenes to train on (0: none)")
     parser.add_argument(
         "--real", type=Path, nargs="*", default=None,
