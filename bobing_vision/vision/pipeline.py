@@ -94,12 +94,14 @@ def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     keep their reads. A die found outside makes six: the throw is void, nothing is missing."""
     if config.closer_zoom is None or bowl is None or len(candidates) >= DICE:
         return list(candidates)
-    inside = [c for c in candidates if in_bowl(c, bowl, config)]
-    if len(inside) < 3:
+    inside = [in_bowl(c, bowl, config) for c in candidates]
+    typical = typical_width(candidates, inside)
+    if typical is None:
         return list(candidates)
-    grow = config.closer_margin * float(np.median([_die_width(c.box) for c in inside]))
-    xs, ys = [c.center[0] for c in inside], [c.center[1] for c in inside]
-    roi = (min(xs) - grow, min(ys) - grow, max(xs) + grow, max(ys) + grow)
+    centres = np.array([c.center for c, i in zip(candidates, inside) if i])
+    (x0, y0), (x1, y1) = centres.min(axis=0), centres.max(axis=0)
+    grow = config.closer_margin * typical
+    roi = (float(x0) - grow, float(y0) - grow, float(x1) + grow, float(y1) + grow)
     new = [c for c in detector.detect(image, roi=roi, zoom=config.closer_zoom)
            if not any(same_die(c, k, config) for k in candidates)]
     return merge_duplicates([*candidates, *new], config) if new else list(candidates)
