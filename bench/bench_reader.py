@@ -4,8 +4,8 @@
 
 Prints:
 1. per-frame time on one thread, whole pipeline (`OnnxDiceReader.read` on decoded frames), median and
-   p95: for unrelated photos (the bowl searched in each) and for a camera (the bowl tracked from the
-   previous frame of the same view), with the bowl search and the detector timed on their own;
+   p95: for unrelated photos (the bowl searched in each) and for a camera (the bowl kept from the
+   earlier frames of the same view), with the bowl search and the detector timed on their own;
 2. `bobing score` throughput in images/s on the JPEGs with 1 and 2 workers (wall clock, incl. start);
 0. the bowl finder's rim against the labelled one (accuracy, not speed; the scenes are at hand);
 3. peak RSS of `bobing score` (one worker) over `count` and over `many` images (hard links to the same
@@ -96,9 +96,10 @@ def time_frames(files: list[Path], limit: int) -> None:
         t2 = time.process_time()
         photos.detector.detect(frame)
         t3 = time.process_time()
-        camera.read(frame)  # finds the bowl of this scene...
+        camera.read(frame)  # finds the bowl of this scene (its rim's look differs from the last scene's)...
+        camera.read(frame)  # ...the next frame of the same view confirms it on the rim's edges once...
         t4 = time.process_time()
-        camera.read(frame)  # ...and the next frame of the same view keeps it
+        camera.read(frame)  # ...and every frame after that keeps it while the rim looks the same
         t5 = time.process_time()
         whole.append((t1 - t0) * 1000)
         bowl.append((t2 - t1) * 1000)
@@ -106,7 +107,7 @@ def time_frames(files: list[Path], limit: int) -> None:
         tracked.append((t5 - t4) * 1000)
     print(f"frames timed: {len(frames)} (640x480, one thread, CPU time per frame)")
     for name, values in (("whole pipeline, photos (bowl searched)", whole),
-                         ("whole pipeline, camera (bowl tracked)", tracked),
+                         ("whole pipeline, camera (bowl kept)", tracked),
                          ("  bowl search alone", bowl), ("  detector alone", detect)):
         print(f"{name:40s} median {statistics.median(values):6.1f} ms   p95 {percentile(values, 95):6.1f} ms")
 

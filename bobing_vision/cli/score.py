@@ -1,7 +1,7 @@
 """`bobing score PATH...`: read and score photos, one row per image, bad files listed with the reason.
 
-Streaming: files are read, scored and written one at a time (or in small chunks per worker), so memory
-stays flat over any number of images. With `--workers N` each worker process builds its reader once.
+Streaming: files are read, scored and written in chunks of `CHUNK`, so memory stays flat over any number
+of images. With `--workers N` each worker process builds its reader once and takes chunk after chunk.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from bobing_vision.cli.arguments import positive_int
 
@@ -24,7 +24,9 @@ HELP = "read and score photos: files or folders"
 
 ReaderFactory = Callable[[], "DiceReader"]
 CSV_FIELDS = ("file", "status", "faces", "award", "message")
-CHUNK = 8  # files per worker hand-off: big enough to amortise the pipe, small enough to stream
+# Files per worker hand-off: big enough to amortise the pipe and the bowl's search (the reader keeps a
+# bowl from file to file of a chunk while its rim looks the same), small enough to stream.
+CHUNK = 8
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -80,6 +82,13 @@ def annotated_path(folder: Path, file: Path) -> Path:
     return folder / relative.parent / name
 
 
+@runtime_checkable
+class KeepsBowl(Protocol):
+    """A reader that carries the bowl from one file to the next (`OnnxDiceReader`)."""
+
+    def forget_bowl(self) -> None: ...
+
+
 class _Job:
     """What a process needs to score files: a reader built once, and where drawings go."""
 
@@ -97,6 +106,15 @@ def _start(reader: DiceReader, annotate: Path | None) -> None:
     cv2.setNumThreads(1)  # parallelism is across processes
     _Job.reader = reader
     _Job.annotate = annotate
+
+
+def score_chunk(files: list[Path]) -> list[dict[str, Any]]:
+    """Consecutive files, read in order; each chunk starts with its bowl unknown, so that a file's
+    reading does not depend on which worker had which chunk before (or on --workers)."""
+    assert _Job.reader is not None, "_init_worker builds the reader first"
+    if isinstance(_Job.reader, KeepsBowl):
+        _Job.reader.forget_bowl()
+    return [score_file(file) for file in files]
 
 
 def score_file(file: Path) -> dict[str, Any]:
@@ -132,22 +150,26 @@ class OnnxFactory:
         from bobing_vision.vision.pipeline import OnnxDiceReader
 
         rules = RuleSet.load(self.rules) if self.rules is not None else None
-        # Photos are unrelated to each other: no bowl tracking from one to the next.
-        return OnnxDiceReader(models_dir=self.models, bowl=self.calibration, rules=rules, track_bowl=False)
+        # Photos in a folder are often one camera's: a bowl found in one is kept for the next while its
+        # rim looks the same there (`vision/rim_print.py`); unrelated photos are each searched.
+        return OnnxDiceReader(models_dir=self.models, bowl=self.calibration, rules=rules)
 
 
 def _rows(files: list[Path], reader: DiceReader, factory: ReaderFactory, annotate: Path | None,
           workers: int) -> Iterator[dict[str, Any]]:
+    chunks = [files[k : k + CHUNK] for k in range(0, len(files), CHUNK)]
     if workers == 1:
         _start(reader, annotate)
-        yield from map(score_file, files)
+        for chunk in chunks:
+            yield from score_chunk(chunk)
         return
     import multiprocessing
 
     # fork: workers start in milliseconds and inherit the imports; each builds its own reader.
     context = multiprocessing.get_context("fork")
     with context.Pool(workers, initializer=_init_worker, initargs=(factory, annotate)) as pool:
-        yield from pool.imap(score_file, files, chunksize=CHUNK)
+        for rows in pool.imap(score_chunk, chunks):
+            yield from rows
 
 
 class Progress:

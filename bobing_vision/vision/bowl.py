@@ -386,6 +386,11 @@ def _geometry(points: np.ndarray, e: Ellipse) -> tuple[np.ndarray, np.ndarray]:
     return np.hypot(u, v), normal
 
 
+def outward_normals(points: np.ndarray, e: Ellipse) -> np.ndarray:
+    """The unit outward normal of the ellipse's level curve through each point (on it: the ellipse's own)."""
+    return _geometry(points, e)[1]
+
+
 def _ransac(band: np.ndarray, seed: Ellipse, tol: float, config: BowlConfig,
             rng: np.random.Generator) -> Ellipse | None:
     """The conic through five edge points that most band points lie on, all hypotheses at once."""

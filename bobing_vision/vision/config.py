@@ -41,6 +41,24 @@ class BowlConfig:
     refine_tol_px: float = 1.5
     # A bowl tracked from frame to frame is kept while its refit stays within this share of the radius.
     track_tol: float = 0.01
+    # A tracked bowl's look (`rim_print`): the brightness change along this many lines across the rim...
+    print_lines: int = 90
+    # ...sampled this many times per radius (half a pixel of the 480 px copy at a typical rim)...
+    print_samples_per_radius: float = 300.0
+    # ...this many samples each side of the rim (5% of the radius: the lip, its shadow, the wall)...
+    print_half: int = 15
+    # ...matched over shifts of up to this many samples each way (3% of the radius: 3 x track_tol).
+    print_reach: int = 9
+    # A line matches its old look at this correlation; a look is found when this share of its lines
+    # match (a hand may hide the rest). 120 generated scenes: each found in itself after a change of
+    # exposure, noise or JPEG at quality 40, never in another scene (`bench/bench_reader.py`).
+    print_min_correlation: float = 0.8
+    print_min_share: float = 0.5
+    # A line is part of the look only where the brightness changes along it by this much (gray
+    # levels over two samples): a plain stretch correlates with any other.
+    print_min_step: float = 4.0
+    # Lines whose shift misses the bowl's move by more than this many samples are dropped once.
+    print_misfit: float = 2.0
     # Gaussian blur before edges, in work pixels: smooths glaze texture and blue-pattern strokes.
     blur_sigma: float = 1.2
     # Canny's upper threshold is this percentile of the gradient: the rim is among the strongest

@@ -26,6 +26,7 @@ from bobing_vision.vision.config import ReaderConfig
 from bobing_vision.vision.detector import DieCandidate
 from bobing_vision.vision.pip_layout import layout_pips
 from bobing_vision.vision.reading import Bowl, Box, DieReading, Point, Reading, ReadingStatus
+from bobing_vision.vision.rim_print import BowlTracker
 
 MIN_SIDE = 8  # the detector's own minimum; a smaller frame cannot hold a die
 
@@ -393,9 +394,9 @@ class OnnxDiceReader:
     """The product's `DiceReader`: the ONNX detector in `models_dir` plus the pipeline above.
 
     `bowl` is a fixed rim, a `Calibration` (scaled to each frame's size) or a calibration file's
-    path; None finds the bowl. With `track_bowl` (for a camera: the bowl stays put) a bowl found in
-    one frame is kept while it still lies on the next frame's edges (`still_there`, a fraction of a
-    search); set it False for unrelated photos.
+    path; None finds the bowl. With `track_bowl` (a camera, or photos taken by one: the bowl stays
+    put) a bowl found in one frame is kept while the next frame's rim looks as it did
+    (`rim_print.BowlTracker`, a fraction of a search); set it False for unrelated photos.
     """
 
     def __init__(self, models_dir: Path | str | None = None, bowl: Bowl | Calibration | Path | str | None = None,
@@ -409,19 +410,18 @@ class OnnxDiceReader:
         self.bowl = load_calibration(bowl) if isinstance(bowl, (str, Path)) else bowl
         self.rules = rules
         self.config = config
-        self.track_bowl = track_bowl
-        self._tracked: tuple[Bowl, tuple[int, int]] | None = None  # the last bowl found, and its frame size
+        self.tracker = BowlTracker(config.bowl) if track_bowl else None
 
     def read(self, frame: np.ndarray) -> Reading:
-        if self.bowl is not None or not self.track_bowl:
+        if self.bowl is not None or self.tracker is None:
             return read_frame(frame, self.detector, bowl=self.bowl, rules=self.rules, config=self.config)
-        from bobing_vision.vision.bowl import still_there
-
         image = normalize_frame(frame)
-        size = (image.shape[1], image.shape[0])
-        known = self._tracked[0] if self._tracked is not None and self._tracked[1] == size else None
-        if known is not None and not still_there(image, known, self.config.bowl):
-            known = None
-        reading = read_frame(image, self.detector, bowl=known, rules=self.rules, config=self.config)
-        self._tracked = None if reading.bowl is None else (reading.bowl, size)
+        reading = read_frame(image, self.detector, bowl=self.tracker.recall(image), rules=self.rules,
+                             config=self.config)
+        self.tracker.saw(image, reading.bowl)
         return reading
+
+    def forget_bowl(self) -> None:
+        """The next frame is another camera's, or an unrelated photo: its bowl is searched."""
+        if self.tracker is not None:
+            self.tracker.forget()

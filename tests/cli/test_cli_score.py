@@ -159,3 +159,28 @@ def test_a_calibration_file_is_used_by_the_real_reader(tmp_path: Path, capsys: p
     assert main([str(photo), "--json", "--calibration", str(calibration)]) == 0
     row = json.loads(capsys.readouterr().out)
     assert row["bowl"] == [79.8, 59.8, 50.0, 45.0, 0.0] and row["status"] != "NO_BOWL"
+
+
+def test_photos_of_one_camera_keep_their_bowl_within_a_chunk_whatever_the_workers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bobing_vision.cli.score import CHUNK
+    from bobing_vision.vision.pipeline import OnnxDiceReader
+
+    capture = cv2.VideoCapture(str(Path(__file__).parents[2] / "sample_images" / "clips" / "clip_000.avi"))
+    frames = []
+    while (grabbed := capture.read())[0]:
+        frames.append(grabbed[1])
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    for k, frame in enumerate(frames[-(CHUNK + 3):]):  # the dice at rest: one view, a chunk and then some
+        cv2.imwrite(str(folder / f"frame_{k:02d}.png"), frame)
+    outputs = []
+    for workers in ("1", "2"):
+        assert main([str(folder), "--json", "--workers", workers]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]  # a chunk starts afresh: no reading depends on the worker's last chunk
+    rows = [json.loads(line) for line in outputs[0].splitlines()]
+    first, second = rows[:CHUNK], rows[CHUNK:]
+    assert all(row["bowl"] == first[0]["bowl"] for row in first)  # kept, not searched again
+    searched = OnnxDiceReader(track_bowl=False).read(cv2.imread(str(folder / second[0]["file"].split("/")[-1]))).bowl
+    assert searched is not None and second[0]["bowl"] == [round(v, 1) for v in searched.ellipse]
