@@ -213,6 +213,11 @@ class ReaderConfig:
     # generated throw clip. Dice on the table look bigger than those in the bowl (nearer an oblique
     # camera, or the bowl's dice small): over 16 generated sets, 594 dice out reached 1.81x.
     outside_size_max: float = 2.0
+    # Outside the bowl a 1 voids the throw only beside dice at least this wide (pixels, the in-bowl
+    # median): a coin's dark centre is a 1's lone pip where a die is a dozen pixels, and a 1 is the
+    # face a coin looks like. 14 generated sets (2800 throws): both false voids were coins read as 1s
+    # beside 11 and 13 px dice; of 397 right voids, one had a 1 outside beside dice under 14 px (9 px).
+    outside_one_min_width: float = 14.0
     # A die in the bowl whose face is not read is read again at the median width of the dice in the
     # bowl (the locator's size for it, and so its crop, may be off) and taken when that read is this
     # sure, names the face first thought likeliest, and its pips agree. 33 generated sets (6600

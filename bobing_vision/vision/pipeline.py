@@ -295,7 +295,8 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
 
     One throw's dice are one size. A "die" half or twice the others' size is a pip, a coin or a
     pattern dot; outside the bowl (`inside` False) only one far bigger than the dice in it is refused
-    (a hand on the rim), since a die out on the table may look bigger to an oblique camera.
+    (a hand on the rim), since a die out on the table may look bigger to an oblique camera, and a 1
+    beside dice too small to tell a lone pip from a coin's centre (`outside_one_min_width`).
     A 1 a little smaller may be one pip of a bigger face that the locator's box shrank onto (a 2 read
     as a certain 1 gave a wrong award on generated ordinary dice, seed 5151): it is read again at the
     others' size and must surely read 1 again. Over 7 generated sets and both real
@@ -316,6 +317,8 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
         if not inside[k]:
             if w / typical > config.outside_size_max:
                 why[k] = f"{w:.0f} px wide, the dice in the bowl {typical:.0f}"
+            elif candidates[k].face == 1 and typical < config.outside_one_min_width:
+                why[k] = f"a 1 beside dice {typical:.0f} px wide: perhaps a coin"
             continue
         if not low <= w / typical <= high:
             why[k] = f"{w:.0f} px wide, the others {typical:.0f}"

@@ -343,6 +343,28 @@ def test_a_thing_outside_far_bigger_than_the_dice_does_not_void_the_throw(case: 
     assert reading.status is status, (case, reading.notes)
 
 
+def sized(candidate: DieCandidate, width: float) -> DieCandidate:
+    x, y = candidate.center
+    return replace(candidate, box=(x - width / 2, y - width / 2, x + width / 2, y + width / 2))
+
+
+@pytest.mark.parametrize(
+    ("case", "dice_width", "outside_face", "status"),
+    [
+        # Generated seeds 4156 and 3356: coins on the table read as 1s beside 11 and 13 px dice.
+        ("a 1 beside dice too small to tell a pip from a coin", 12.0, 1, ReadingStatus.WRONG_DICE_COUNT),
+        ("another face beside them", 12.0, 3, ReadingStatus.OUT_OF_BOWL),
+        ("a 1 beside dice big enough", 16.0, 1, ReadingStatus.OUT_OF_BOWL),
+    ],
+)
+def test_a_1_on_the_table_beside_tiny_dice_does_not_void_the_throw(case: str, dice_width: float, outside_face: int,
+                                                                 status: ReadingStatus) -> None:
+    dice = [sized(c, dice_width) for c in six("44441")]
+    reading = read(dice + [sized(die(600, 40, outside_face), 1.2 * dice_width)])
+    assert reading.status is status, (case, reading.notes)
+    assert any("perhaps a coin" in note for note in reading.notes) is (status is ReadingStatus.WRONG_DICE_COUNT)
+
+
 def test_an_unreadable_thing_on_the_table_does_not_void_the_throw() -> None:
     coin = die(600, 40, 3, prob=0.3)
     reading = read(six("444411") + [coin])
