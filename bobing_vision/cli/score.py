@@ -25,8 +25,9 @@ HELP = "read and score photos: files or folders"
 ReaderFactory = Callable[[], "DiceReader"]
 CSV_FIELDS = ("file", "status", "faces", "award", "message")
 # Files per worker hand-off: big enough to amortise the pipe and the bowl's search (the reader keeps a
-# bowl from file to file of a chunk while its rim looks the same), small enough to stream.
-CHUNK = 8
+# bowl from file to file of a chunk while its rim looks the same), small enough to stream. 661 frames of
+# 10 throw clips as JPEGs, 2 workers, alternated twice: 8 files 49.9 / 51.6 images/s, 16 files 53.8 / 59.0.
+CHUNK = 16
 
 
 def _parser() -> argparse.ArgumentParser:
