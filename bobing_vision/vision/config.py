@@ -51,7 +51,7 @@ class BowlConfig:
     print_reach: int = 9
     # A line matches its old look at this correlation; a look is found when this share of its lines
     # match (a hand may hide the rest). 120 generated scenes: each found in itself after a change of
-    # exposure, noise or JPEG at quality 40, never in another scene (`bench/bench_reader.py`).
+    # exposure, noise or JPEG at quality 40, never in another scene (`bench/bench_rim_print.py`).
     print_min_correlation: float = 0.8
     print_min_share: float = 0.5
     # A line is part of the look only where the brightness changes along it by this much (gray

@@ -11,7 +11,7 @@ over part of the rim spoils only its own lines. A line with no change of brightn
 out of the look: a plain stretch correlates with any other plain stretch.
 
 `bowl.still_there` refits the rim in a narrow ring instead: it checks that the rim lies on edges, at
-a third of a search's cost; matching a look costs a fifth of that (`bench/bench_reader.py`).
+a third of a search's cost; matching a look costs about a quarter of that (`bench/bench_rim_print.py`).
 """
 
 from __future__ import annotations
@@ -128,8 +128,8 @@ def _line_steps(frame: np.ndarray, points: np.ndarray, normals: np.ndarray, radi
     map_x = (points[:, :1] + normals[:, :1] * offsets).astype(np.float32)
     map_y = (points[:, 1:] + normals[:, 1:] * offsets).astype(np.float32)
     samples = cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    if samples.ndim == 3:  # BGR: gray from the few samples, not the whole frame
-        samples = samples @ _GRAY
+    if samples.ndim == 3:  # BGR(A): gray from the few samples, not the whole frame
+        samples = samples[..., :3] @ _GRAY
     height, width = frame.shape[:2]
     inside = ((map_x >= 0) & (map_y >= 0) & (map_x <= width - 1) & (map_y <= height - 1)).all(axis=1)
     return samples[:, 2:] - samples[:, :-2], inside

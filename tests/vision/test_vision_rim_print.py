@@ -70,13 +70,14 @@ def test_another_scene_or_size_or_a_plain_frame_is_not_the_same_view(views: list
     assert not look.usable.any() and look.move(plain) is None  # no line to match
 
 
-def test_a_gray_frame_has_the_same_look_as_its_colour_one(views: list) -> None:
+def test_a_gray_or_bgra_frame_has_the_same_look_as_its_colour_one(views: list) -> None:
     image, bowl = views[0]
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     colour = RimPrint.take(image, bowl)
     same = np.sum(RimPrint.take(gray, bowl).looks * colour.looks, axis=1)[colour.usable]  # per line correlation
     assert np.median(same) > 0.99
     assert colour.matches(cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)) and RimPrint.take(gray, bowl).matches(image)
+    assert colour.matches(cv2.cvtColor(image, cv2.COLOR_BGR2BGRA))
 
 
 def test_the_tracker_keeps_a_bowl_only_once_its_rim_was_seen_on_edges(views: list) -> None:
