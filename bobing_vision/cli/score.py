@@ -112,7 +112,6 @@ def _start(reader: DiceReader, annotate: Path | None) -> None:
 def score_chunk(files: list[Path]) -> list[dict[str, Any]]:
     """Consecutive files, read in order; each chunk starts with its bowl unknown, so that a file's
     reading does not depend on which worker had which chunk before (or on --workers)."""
-    assert _Job.reader is not None, "_init_worker builds the reader first"
     if isinstance(_Job.reader, KeepsBowl):
         _Job.reader.forget_bowl()
     return [score_file(file) for file in files]

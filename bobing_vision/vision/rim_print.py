@@ -96,28 +96,28 @@ class BowlTracker:
 
     def __init__(self, config: BowlConfig = BowlConfig()) -> None:
         self.config = config
-        self._bowl: Bowl | None = None
-        self._print: RimPrint | None = None
+        self._kept: tuple[Bowl, RimPrint] | None = None  # the bowl last used, and its look in that frame
         self._confirmed = False
 
     def recall(self, frame: np.ndarray) -> Bowl | None:
         """The bowl of the earlier frames when it is still where it was in this one, else None."""
-        if self._bowl is None or self._print is None or not self._print.matches(frame, self.config):
+        if self._kept is None or not self._kept[1].matches(frame, self.config):
             return None
+        bowl = self._kept[0]
         if not self._confirmed:
-            self._confirmed = still_there(frame, self._bowl, self.config)
-        return self._bowl if self._confirmed else None
+            self._confirmed = still_there(frame, bowl, self.config)
+        return bowl if self._confirmed else None
 
     def saw(self, frame: np.ndarray, bowl: Bowl | None) -> None:
         """The bowl a reading of `frame` used (recalled, searched, or None: no bowl in view)."""
         if bowl is None:
             self.forget()
-        elif bowl is not self._bowl:
-            self._bowl, self._print, self._confirmed = bowl, RimPrint.take(frame, bowl, self.config), False
+        elif self._kept is None or bowl is not self._kept[0]:
+            self._kept, self._confirmed = (bowl, RimPrint.take(frame, bowl, self.config)), False
 
     def forget(self) -> None:
         """Start afresh: the next frame is searched."""
-        self._bowl, self._print, self._confirmed = None, None, False
+        self._kept, self._confirmed = None, False
 
 
 def _line_steps(frame: np.ndarray, points: np.ndarray, normals: np.ndarray, radius: float, half: int,
