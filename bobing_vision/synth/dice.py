@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -26,6 +26,27 @@ _CUBE = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)],
 
 
 @dataclass(frozen=True)
+class Finish:
+    """How a die's surface meets the light, beyond its colours. Real dice read hardest where a flat
+    render is least like them: drilled pips with a shadowed wall, a glossy face with a bright patch
+    over its pips, clear or translucent acrylic showing the floor through, rounded edges that catch
+    the lamp. The defaults are the plain painted cube."""
+
+    engraved: float = 0.0  # depth of drilled pips, 0..1: how dark the wall of the hollow on the lamp's side
+    glare_patch: float = 0.0  # brightness of a soft glare patch over one face, 0..1 of white
+    see_through: float = 0.0  # share of the floor seen through the body, 0..1 (translucent acrylic)
+    edge_gain: float = 0.72  # brightness of the rounded edges against the faces' mean
+
+
+def sample_finish(rng: np.random.Generator, translucent_p: float = 0.2) -> Finish:
+    """Most dice have drilled pips and some gloss; `translucent_p` of the sets are clear acrylic."""
+    return Finish(engraved=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.7 else 0.0,
+                  glare_patch=float(rng.uniform(0.1, 0.6)) if rng.random() < 0.4 else 0.0,
+                  see_through=float(rng.uniform(0.15, 0.55)) if rng.random() < translucent_p else 0.0,
+                  edge_gain=float(rng.uniform(0.55, 1.1)))
+
+
+@dataclass(frozen=True)
 class DieStyle:
     body: Colour  # BGR
     pip: Colour  # BGR of ordinary pips
@@ -34,7 +55,8 @@ class DieStyle:
     gloss: float  # strength of the glare on the faces
     pip_scale: float = 1.0  # makers' pips differ in size
     swirl: Colour | None = None  # BGR of a second body colour marbled through (acrylic dice)
-    swirl_seed: int = 0  # each die of the set gets its own veins from this and its id
+    seed: int = 0  # each die of the set gets its own veins and glare from this and its id
+    finish: Finish = field(default_factory=lambda: Finish())
 
     @property
     def chinese(self) -> bool:
@@ -130,16 +152,20 @@ def _any_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
 
 
 def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
+    # The finish and each die's details draw from a stream of their own: the scene's later draws (and
+    # so every scene's layout and labels) stay what they were before finishes were drawn.
+    own = rng.spawn(1)[0]
+    seed = int(own.integers(2**31))
     if chinese:
         ivory = rng.uniform(0, 1)
         body = (225 - 45 * ivory, 238 - 18 * ivory, 240 - 5 * ivory)
         red = (rng.uniform(25, 60), rng.uniform(20, 50), rng.uniform(170, 215))
         return DieStyle(body, (25.0, 25.0, 28.0), red, float(rng.uniform(0.1, 0.2)), float(rng.uniform(0.15, 0.5)),
-                        pip_scale=float(rng.uniform(0.9, 1.1)))
+                        pip_scale=float(rng.uniform(0.9, 1.1)), seed=seed,
+                        finish=sample_finish(own, translucent_p=0.0))  # bone or resin, never clear
     # Half the sets are the classic colours, half any colours at all: a reader must not learn that red
     # pips mean a 1 or a 4, or that a die is white, red, green, blue, black or yellow.
     swirl: Colour | None = None
-    swirl_seed = 0
     if rng.random() < 0.5:
         classic_body, pip = _CLASSIC[int(rng.integers(len(_CLASSIC)))]
         jitter = rng.uniform(-15, 15, 3)
@@ -149,12 +175,12 @@ def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
         body, pip = _any_colours(rng)
         if rng.random() < 0.35:  # marbled acrylic: a second body colour in veins
             swirl = _random_colour(rng, 0.05, 0.95)
-            swirl_seed = int(rng.integers(2**31))
+            seed = int(rng.integers(2**31))
             # Pips stand out from both body colours.
             if not pips_stand_out(pip, swirl):
                 swirl = None
     return DieStyle(body, pip, None, float(rng.uniform(0.08, 0.22)), float(rng.uniform(0.1, 0.5)),
-                    pip_scale=float(rng.uniform(0.8, 1.2)), swirl=swirl, swirl_seed=swirl_seed)
+                    pip_scale=float(rng.uniform(0.8, 1.2)), swirl=swirl, seed=seed, finish=sample_finish(own))
 
 
 @dataclass(frozen=True)
@@ -253,10 +279,82 @@ def die_silhouette(camera: Camera, pose: DiePose, style: DieStyle) -> np.ndarray
     return cv2.convexHull(hull).reshape(-1, 2).astype(np.float64)
 
 
+def _patch(img: np.ndarray, outline: np.ndarray) -> tuple[slice, slice, np.ndarray] | None:
+    """The frame's rows and columns around `outline`, and the outline's anti-aliased coverage there."""
+    H, W = img.shape[:2]
+    x0, y0 = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(outline.max(axis=0)).astype(int) + 2, [W, H])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    fill(mask, outline - np.array([x0, y0]), 255)
+    return slice(y0, y1), slice(x0, x1), (mask.astype(np.float32) / 255)[..., None]
+
+
+def see_through(img: np.ndarray, floor: np.ndarray, outline: np.ndarray, body: np.ndarray, share: float) -> None:
+    """Mix the floor under the die, tinted by the body's colour and blurred by its depth, into the
+    drawn body (clear or translucent acrylic)."""
+    patch = _patch(img, outline)
+    if patch is None:
+        return
+    rows, cols, alpha = patch
+    tint = body / max(float(body.max()), 1.0)
+    drawn = img[rows, cols].astype(np.float32)
+    sigma = max(0.5, 0.08 * (cols.stop - cols.start))
+    through = cv2.GaussianBlur(floor[rows, cols].astype(np.float32), (0, 0), sigma) * tint[None, None] * 1.15
+    mixed = drawn * (1 - share) + through * share
+    img[rows, cols] = np.clip(drawn * (1 - alpha) + mixed * alpha + 0.5, 0, 255).astype(img.dtype)
+
+
+def glare_patch(img: np.ndarray, face_poly: np.ndarray, strength: float, rng: np.random.Generator) -> None:
+    """A soft bright patch over part of a glossy face and its pips (a window or a lamp's reflection)."""
+    patch = _patch(img, face_poly)
+    if patch is None:
+        return
+    rows, cols, alpha = patch
+    h, w = alpha.shape[:2]
+    corner = face_poly.min(axis=0) - np.array([cols.start, rows.start])
+    spot = corner + rng.uniform(0.1, 0.9, 2) * (face_poly.max(axis=0) - face_poly.min(axis=0))
+    sigma = max(1.0, float(rng.uniform(0.2, 0.6)) * float(np.ptp(face_poly, axis=0).mean()))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    blob = np.exp(-((xx - spot[0]) ** 2 + (yy - spot[1]) ** 2) / (2 * sigma**2))[..., None]
+    region = img[rows, cols].astype(np.float32)
+    img[rows, cols] = np.clip(region + (255 - region) * strength * blob * alpha + 0.5, 0, 255).astype(img.dtype)
+
+
+def pip_rings(pose: DiePose, face: int, radius: float, shift: np.ndarray, camera: Camera) -> list[np.ndarray]:
+    """Each pip of `face` as a projected circle of `radius` (half sides), moved by `shift` in face coordinates."""
+    centres = np.array(PIP_LAYOUT[face]) + shift
+    rings = (centres[:, None, :] + _CIRCLE[None] * radius).reshape(-1, 2)
+    polys = camera.project(face_points(pose, face, rings)).reshape(len(centres), len(_CIRCLE), 2)
+    return [_px(p) for p in polys]
+
+
+def towards_lamp(pose: DiePose, face: int, lighting: Lighting) -> np.ndarray:
+    """(2,) the main lamp's direction along `face`, in face coordinates (zero when straight above it)."""
+    _, u, v = FACE_AXES[face]
+    return np.array([lighting.main @ (pose.rotation @ u), lighting.main @ (pose.rotation @ v)])
+
+
+def draw_pips(img: np.ndarray, camera: Camera, pose: DiePose, style: DieStyle, face: int, shade: np.ndarray,
+              light: np.ndarray, lighting: Lighting) -> None:
+    """Paint the pips of one face; a drilled pip first gets its hollow, whose wall on the lamp's side
+    is in its own shadow and shows as a dark crescent beside the paint."""
+    radius = style.pip_radius(face)
+    depth = style.finish.engraved
+    if depth > 0:
+        wall = tuple((shade * (1 - 0.6 * depth)).tolist())
+        shift = towards_lamp(pose, face, lighting) * radius * 0.35 * depth
+        cv2.fillPoly(img, pip_rings(pose, face, radius * (1 + 0.15 * depth), shift, camera), wall, cv2.LINE_AA, _SHAPE)
+    color = np.clip(np.array(style.pip_color(face)) * np.minimum(light, 1.15), 0, 255)
+    cv2.fillPoly(img, pip_rings(pose, face, radius, np.zeros(2), camera), tuple(color.tolist()), cv2.LINE_AA, _SHAPE)
+
+
 def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose: DiePose, style: DieStyle,
              lighting: Lighting, shadow: np.ndarray) -> DieLabel:
     """Draw the die onto `img` (BGR uint8) and `ids`, and return its label (top face, box, pips)."""
     body = np.array(style.body)
+    finish = style.finish
     outline = die_silhouette(camera, pose, style)
     shades: dict[int, np.ndarray] = {}
     for face, (n, _, _) in FACE_AXES.items():
@@ -267,23 +365,27 @@ def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose
         light = lighting.diffuse(nw[None], face_centre[None], shadow[None])[0]
         glare = lighting.specular(nw[None], face_centre[None], camera.position, 25.0, shadow[None])[0] * style.gloss * 255
         shades[face] = np.clip(body * light + glare, 0, 255)
-    edge = np.mean(list(shades.values()), axis=0) * 0.72
+    floor = img.copy() if finish.see_through > 0 else None
+    edge = np.clip(np.mean(list(shades.values()), axis=0) * finish.edge_gain, 0, 255)
     fill(img, outline, tuple(edge.tolist()))
     fill_ids(ids, outline, die_id)
     square = _rounded_square(1.0 - 0.25 * style.corner, 1.6 * style.corner + 0.05)
-    marble = None if style.swirl is None else _marble_field(outline, np.random.default_rng([style.swirl_seed, die_id]))
+    rng = np.random.default_rng([style.seed, die_id])
+    marble = None if style.swirl is None else _marble_field(outline, rng)
+    polys = {face: camera.project(face_points(pose, face, square)) for face in shades}
     for face, shade in shades.items():
-        light = shade / np.maximum(body, 1)  # the light this face gets, to shade its paint alike
-        poly = camera.project(face_points(pose, face, square))
         if marble is None:
-            fill(img, poly, tuple(shade.tolist()))
+            fill(img, polys[face], tuple(shade.tolist()))
         else:
-            fill_marbled(img, poly, shade, np.clip(np.array(style.swirl) * light, 0, 255), marble)
-        centres = np.array(PIP_LAYOUT[face])
-        rings = (centres[:, None, :] + _CIRCLE[None] * style.pip_radius(face)).reshape(-1, 2)
-        polys = camera.project(face_points(pose, face, rings)).reshape(len(centres), len(_CIRCLE), 2)
-        color = np.clip(np.array(style.pip_color(face)) * np.minimum(light, 1.15), 0, 255)
-        cv2.fillPoly(img, [_px(p) for p in polys], tuple(color.tolist()), cv2.LINE_AA, _SHAPE)
+            light = shade / np.maximum(body, 1)
+            fill_marbled(img, polys[face], shade, np.clip(np.array(style.swirl) * light, 0, 255), marble)
+    if floor is not None:
+        see_through(img, floor, outline, body, finish.see_through)
+    for face, shade in shades.items():
+        draw_pips(img, camera, pose, style, face, shade, shade / np.maximum(body, 1), lighting)
+    if finish.glare_patch > 0:
+        lit = max(shades, key=lambda f: float(shades[f].sum()))  # the face turned most to the lamps
+        glare_patch(img, polys[lit], finish.glare_patch, rng)
     top = pose.top
     full = camera.project(face_points(pose, top, _rounded_square(1.0, 0.2)))
     red = style.pips_red(top)
