@@ -56,7 +56,7 @@ class DieStyle:
     pip_scale: float = 1.0  # makers' pips differ in size
     swirl: Colour | None = None  # BGR of a second body colour marbled through (acrylic dice)
     seed: int = 0  # each die of the set gets its own veins and glare from this and its id
-    finish: Finish = field(default_factory=lambda: Finish())
+    finish: Finish = field(default_factory=Finish)
 
     @property
     def chinese(self) -> bool:
