@@ -279,7 +279,10 @@ def die_silhouette(camera: Camera, pose: DiePose, style: DieStyle) -> np.ndarray
     return cv2.convexHull(hull).reshape(-1, 2).astype(np.float64)
 
 
-def _patch(img: np.ndarray, outline: np.ndarray) -> tuple[slice, slice, np.ndarray] | None:
+Patch = tuple[slice, slice, np.ndarray]  # rows, columns, and a shape's coverage there (h, w, 1)
+
+
+def _patch(img: np.ndarray, outline: np.ndarray) -> Patch | None:
     """The frame's rows and columns around `outline`, and the outline's anti-aliased coverage there."""
     H, W = img.shape[:2]
     x0, y0 = np.maximum(np.floor(outline.min(axis=0)).astype(int) - 1, 0)
@@ -291,17 +294,14 @@ def _patch(img: np.ndarray, outline: np.ndarray) -> tuple[slice, slice, np.ndarr
     return slice(y0, y1), slice(x0, x1), (mask.astype(np.float32) / 255)[..., None]
 
 
-def see_through(img: np.ndarray, floor: np.ndarray, outline: np.ndarray, body: np.ndarray, share: float) -> None:
-    """Mix the floor under the die, tinted by the body's colour and blurred by its depth, into the
-    drawn body (clear or translucent acrylic)."""
-    patch = _patch(img, outline)
-    if patch is None:
-        return
-    rows, cols, alpha = patch
+def see_through(img: np.ndarray, under: Patch, floor: np.ndarray, body: np.ndarray, share: float) -> None:
+    """Mix `floor` (the pixels of `under` before the die was drawn), tinted by the body's colour and
+    blurred by its depth, into the drawn body (clear or translucent acrylic)."""
+    rows, cols, alpha = under
     tint = body / max(float(body.max()), 1.0)
     drawn = img[rows, cols].astype(np.float32)
     sigma = max(0.5, 0.08 * (cols.stop - cols.start))
-    through = cv2.GaussianBlur(floor[rows, cols].astype(np.float32), (0, 0), sigma) * tint[None, None] * 1.15
+    through = cv2.GaussianBlur(floor.astype(np.float32), (0, 0), sigma) * tint[None, None] * 1.15
     mixed = drawn * (1 - share) + through * share
     img[rows, cols] = np.clip(drawn * (1 - alpha) + mixed * alpha + 0.5, 0, 255).astype(img.dtype)
 
@@ -337,7 +337,7 @@ def towards_lamp(pose: DiePose, face: int, lighting: Lighting) -> np.ndarray:
 
 
 def draw_pips(img: np.ndarray, camera: Camera, pose: DiePose, style: DieStyle, face: int, shade: np.ndarray,
-              light: np.ndarray, lighting: Lighting) -> None:
+              lighting: Lighting) -> None:
     """Paint the pips of one face; a drilled pip first gets its hollow, whose wall on the lamp's side
     is in its own shadow and shows as a dark crescent beside the paint."""
     radius = style.pip_radius(face)
@@ -346,6 +346,7 @@ def draw_pips(img: np.ndarray, camera: Camera, pose: DiePose, style: DieStyle, f
         wall = tuple((shade * (1 - 0.6 * depth)).tolist())
         shift = towards_lamp(pose, face, lighting) * radius * 0.35 * depth
         cv2.fillPoly(img, pip_rings(pose, face, radius * (1 + 0.15 * depth), shift, camera), wall, cv2.LINE_AA, _SHAPE)
+    light = shade / np.maximum(style.body, 1)  # the light this face gets, to shade its paint alike
     color = np.clip(np.array(style.pip_color(face)) * np.minimum(light, 1.15), 0, 255)
     cv2.fillPoly(img, pip_rings(pose, face, radius, np.zeros(2), camera), tuple(color.tolist()), cv2.LINE_AA, _SHAPE)
 
@@ -365,7 +366,8 @@ def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose
         light = lighting.diffuse(nw[None], face_centre[None], shadow[None])[0]
         glare = lighting.specular(nw[None], face_centre[None], camera.position, 25.0, shadow[None])[0] * style.gloss * 255
         shades[face] = np.clip(body * light + glare, 0, 255)
-    floor = img.copy() if finish.see_through > 0 else None
+    under = _patch(img, outline) if finish.see_through > 0 else None
+    floor = None if under is None else img[under[0], under[1]].copy()  # what the body will let through
     edge = np.clip(np.mean(list(shades.values()), axis=0) * finish.edge_gain, 0, 255)
     fill(img, outline, tuple(edge.tolist()))
     fill_ids(ids, outline, die_id)
@@ -379,10 +381,10 @@ def draw_die(img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera, pose
         else:
             light = shade / np.maximum(body, 1)
             fill_marbled(img, polys[face], shade, np.clip(np.array(style.swirl) * light, 0, 255), marble)
-    if floor is not None:
-        see_through(img, floor, outline, body, finish.see_through)
+    if under is not None and floor is not None:
+        see_through(img, under, floor, body, finish.see_through)
     for face, shade in shades.items():
-        draw_pips(img, camera, pose, style, face, shade, shade / np.maximum(body, 1), lighting)
+        draw_pips(img, camera, pose, style, face, shade, lighting)
     if finish.glare_patch > 0:
         lit = max(shades, key=lambda f: float(shades[f].sum()))  # the face turned most to the lamps
         glare_patch(img, polys[lit], finish.glare_patch, rng)

@@ -15,17 +15,14 @@ SIZE = 240
 # The lamp stands off to the world's +x side, 37 degrees from overhead.
 LAMP = Lighting(np.array([[800.0, 0.0, 600.0]]), np.array([[0.7, 0.7, 0.7]]), np.array([0.3, 0.3, 0.3]))
 PLAIN = DieStyle(body=(200.0, 200.0, 200.0), pip=(30.0, 30.0, 30.0), red=None, corner=0.12, gloss=0.0)
-
-
 CAMERA = look_at(SIZE, SIZE, 1200.0, np.zeros(3), 160.0, 0.0, 0.0, 0.0)  # straight down
 
 
 def _render(style: DieStyle, face: int = 1, floor: np.ndarray | None = None) -> tuple[np.ndarray, tuple[float, float]]:
     """One die 16 mm wide seen from straight above, big in the frame; the image and its top's centre."""
-    camera = CAMERA
     pose = DiePose(np.array([0.0, 0.0, 8.0]), face_up_rotation(face), 16.0, True, False)
     img = np.full((SIZE, SIZE, 3), 90, np.uint8) if floor is None else floor.copy()
-    label = draw_die(img, np.zeros((SIZE, SIZE), np.uint8), 1, camera, pose, style, LAMP, np.ones(1))
+    label = draw_die(img, np.zeros((SIZE, SIZE), np.uint8), 1, CAMERA, pose, style, LAMP, np.ones(1))
     assert label.center_xy is not None
     return img, label.center_xy
 
