@@ -16,6 +16,7 @@ a tuple is written with `/`, e.g. `size_band=0.6/1.5`; `none` turns an optional 
 from __future__ import annotations
 
 import argparse
+import operator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -75,7 +76,8 @@ def reader_config(spec: str) -> Any:
     return config
 
 
-def measure(models: Path, folder: Path, config: str = "") -> Row:
+def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, tuple[Any, ...]]:
+    """The set's figures, and its dice lying flat by width (`Evaluation.by_width`)."""
     import cv2
 
     import numpy as np
@@ -101,8 +103,9 @@ def measure(models: Path, folder: Path, config: str = "") -> Row:
     confusion = ev.confusion
     faces_right = sum(confusion[i][i] for i in range(6))
     faces_wrong = sum(confusion[i][j] for i in range(6) for j in range(6) if i != j)
-    return Row(verdicts[Verdict.RIGHT_AWARD], verdicts[Verdict.WRONG_AWARD], verdicts[Verdict.FALSE_VOID],
-               verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.matched, faces_right, faces_wrong, coins_read)
+    row = Row(verdicts[Verdict.RIGHT_AWARD], verdicts[Verdict.WRONG_AWARD], verdicts[Verdict.FALSE_VOID],
+              verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.matched, faces_right, faces_wrong, coins_read)
+    return row, ev.by_width()
 
 
 def line(label: str, row: Row) -> str:
@@ -127,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     variants = [(m, c) for m in args.models for c in args.configs]
     jobs = [(m, s, c) for m, c in variants for s in args.sets]
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
-        rows = dict(zip(jobs, pool.map(measure, *zip(*jobs))))
+        measured = dict(zip(jobs, pool.map(measure, *zip(*jobs))))
+    rows = {job: row for job, (row, _) in measured.items()}
 
     def name(models: Path, config: str) -> str:
         return f"{models} [{config}]" if config else str(models)
@@ -141,6 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     for m, c in variants:
         total = sum((rows[(m, s, c)] for s in args.sets), Row(*([0] * len(fields(Row)))))
         print(line(f"all {len(args.sets)} sets / {name(m, c)}", total) + f"   wrong verdicts {total.wrong_verdicts}")
+    from functools import reduce
+
+    from bobing_vision.evaluation.report import band_line
+
+    for m, c in variants:
+        bands = [reduce(operator.add, per_set) for per_set in zip(*(measured[(m, s, c)][1] for s in args.sets))]
+        print(f"\nfaces by die width, all {len(args.sets)} sets / {name(m, c)} (dice lying flat, labelled width)")
+        print("\n".join(band_line(b) for b in bands if b.dice))
     return 0
 
 

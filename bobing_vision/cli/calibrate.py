@@ -2,6 +2,7 @@
 
 SRC is an image file, a video file, a folder of images, a stream URL or a camera index. Several frames
 are searched and the bowl most like the others is kept, so a hand over the rim in one frame is outvoted.
+With dice in the bowl, it also says whether the camera sees them big enough to read.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from bobing_vision.cli.arguments import positive_int
 if TYPE_CHECKING:
     import numpy as np
 
+    from bobing_vision.vision.reading import Bowl
+
 HELP = "find the bowl in a camera view and save it"
 
 
@@ -32,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--frames", type=positive_int, default=15, metavar="N", help="frames to search (default 15)")
     parser.add_argument("--seconds", type=float, default=15.0, metavar="S",
                         help="give up on a camera or stream after this long (default 15)")
+    parser.add_argument("--models", type=Path, metavar="DIR", help="the ONNX models for the dice check (default: models/)")
     return parser
 
 
@@ -61,6 +65,22 @@ def frames(source: str, count: int, seconds: float) -> Iterator[np.ndarray]:
                 return
     finally:
         feed.close()
+
+
+def dice_check(frame: np.ndarray, bowl: Bowl, models: Path | None) -> str:
+    """One line on the dice in the bowl: their size in pixels, and what to change if they are too small."""
+    from bobing_vision.errors import BobingError
+    from bobing_vision.vision.camera_advice import dice_width, size_advice
+    from bobing_vision.vision.pipeline import OnnxDiceReader
+
+    try:
+        reading = OnnxDiceReader(models_dir=models, bowl=bowl, track_bowl=False).read(frame)
+    except (BobingError, OSError) as exc:
+        return f"dice not checked: {exc}"
+    width = dice_width(reading)
+    if width is None:
+        return "no dice seen in the bowl: put the six dice in and calibrate again to check the camera sees them big enough"
+    return size_advice(width) or f"dice seen {width:.0f} px wide: big enough to read"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,4 +124,5 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bowl found in {len(found)} of {seen} frame(s): centre ({bowl.cx:.0f}, {bowl.cy:.0f}), "
           f"radii {bowl.rx:.0f} x {bowl.ry:.0f} px at {bowl.angle_deg:.0f} deg in {width}x{height} frames")
     print(f"saved {saved}; check the picture {picture}")
+    print(dice_check(last, bowl, args.models))
     return 0

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from bobing_vision.evaluation.scoring import FACES, RIM_TOLERANCE, UNREADABLE, Evaluation, ImageResult
+from bobing_vision.evaluation.scoring import FACES, RIM_TOLERANCE, UNREADABLE, Evaluation, ImageResult, WidthBand
 
 WORST_SHOWN = 10  # enough to look at by hand; the rest are in --annotate's pictures
 DIGITS = 4  # ratios to 0.01 %: finer is noise on sets of a few hundred images
@@ -23,6 +24,20 @@ def _mistakes(result: ImageResult) -> dict[str, Any]:
         "wrong_face": len(result.wrong_faces),
         "wrong_in_bowl": len(result.wrong_in_bowl),
     }
+
+
+def _band_json(band: WidthBand) -> dict[str, Any]:
+    return {"low_px": band.low, "high_px": None if math.isinf(band.high) else band.high, "dice": band.dice,
+            "found": band.found, "read_right": band.read_right, "unreadable": band.unreadable,
+            "read_wrong": band.read_wrong, "read_share": _round(band.read_share)}
+
+
+def band_line(band: WidthBand) -> str:
+    """One width band as a line of the table: how many dice, and what became of them."""
+    span = f"under {band.high:.0f} px" if band.low == 0 else (
+        f"{band.low:.0f} px and over" if math.isinf(band.high) else f"{band.low:.0f}-{band.high:.0f} px")
+    return (f"  {span:16s}{band.dice:6d} dice: {_percent(band.read_share)} read right, {band.unreadable} unreadable, "
+            f"{band.read_wrong} wrong, {band.dice - band.found} missed")
 
 
 def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
@@ -51,6 +66,7 @@ def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
             "matrix": [list(row) for row in e.confusion],
         },
         "verdicts": {kind.value: n for kind, n in e.verdicts.items()},
+        "faces_by_width": [_band_json(b) for b in e.by_width()],
         "worst": [_mistakes(r) for r in e.worst(worst)],
         "images_failed": len(e.failed),
         "failed": [{"file": f.file, "reason": f.reason} for f in e.failed],
@@ -101,6 +117,11 @@ def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
     lines.append("      " + "".join(h.rjust(6) for h in header))
     for face, row in zip(FACES, e.confusion):
         lines.append(f"  {face}   " + "".join(str(n).rjust(6) for n in row))
+
+    bands = [b for b in e.by_width() if b.dice]
+    if bands:
+        lines += ["", "faces by die width (dice lying flat, labelled top-face width)"]
+        lines += [band_line(b) for b in bands]
 
     bad = e.worst(worst)
     if bad:

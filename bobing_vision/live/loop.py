@@ -24,6 +24,7 @@ from bobing_vision.live.settle import SettleConfig, SettleDetector, Step, Verdic
 from bobing_vision.live.sources import Frame, FrameSource, NoticeKind, SourceNotice
 from bobing_vision.live.table import TableSession
 from bobing_vision.rules import Throw
+from bobing_vision.vision.camera_advice import SizeAdvice, dice_width, size_advice
 from bobing_vision.vision.reading import DiceReader, Reading, ReadingStatus
 
 
@@ -35,6 +36,10 @@ class LoopConfig:
     motion: MotionConfig = field(default_factory=MotionConfig)
     preview_interval_s: float = 1 / 15  # pictures for the window/booth at most 15 a second: drawing every frame costs a core
     idle_wait_s: float = 0.1  # after a file ends (booth), how often queued commands are looked at
+    dice_size: SizeAdvice = field(default_factory=SizeAdvice)
+    # Dice too small to read well are said once per camera view: again only when their size changes by
+    # this share (the camera was moved, perhaps not far enough).
+    size_advice_change: float = 0.2
 
 
 class CommandKind(enum.Enum):
@@ -115,6 +120,7 @@ class LiveLoop:
         self._last_preview = float("-inf")
         self._picture: np.ndarray | None = None  # the last picture shown, redrawn with the new table after a command
         self._received = 0.0
+        self._advised_width: float | None = None  # the dice width last called too small
 
     # -- control from other threads --------------------------------------------------------------
     def submit(self, command: Command) -> None:
@@ -208,6 +214,7 @@ class LiveLoop:
         if verdict.kind is VerdictKind.SAME_DICE:
             return  # a bump of the dice already scored: nothing to say
         self._shown = reading
+        self._advise_size(reading)
         if verdict.kind is VerdictKind.NOT_DICE:
             self._notice(f"still, but {reading.message}: no throw (if it was one: `t FACES`)")
             return
@@ -223,6 +230,18 @@ class LiveLoop:
             return
         faces = reading.faces if reading.status is ReadingStatus.OK else None
         self._play(faces, correction=False, t=frame.t)
+
+    def _advise_size(self, reading: Reading) -> None:
+        """Tell the operator once when the camera sees the dice too small to read them well."""
+        width = dice_width(reading)
+        advice = size_advice(width, self.config.dice_size)
+        if advice is None or width is None:
+            return
+        last = self._advised_width
+        if last is not None and abs(width - last) <= self.config.size_advice_change * last:
+            return
+        self._advised_width = width
+        self._notice(advice)
 
     def _play(self, faces: tuple[int, ...] | None, correction: bool, t: float) -> None:
         """A throw (or a correction of the last one) into the game, then its announcement."""

@@ -70,6 +70,12 @@ class DieReading:
     def readable(self) -> bool:
         return self.face is not None
 
+    @property
+    def width(self) -> float:
+        """The die's width in pixels: the mean of its box's sides."""
+        x0, y0, x1, y1 = self.box
+        return ((x1 - x0) + (y1 - y0)) / 2
+
 
 class ReadingStatus(enum.Enum):
     """Why a frame does or does not give an award; the value is the message a person sees."""

@@ -35,7 +35,8 @@ def test_image_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert sorted((b.rx, b.ry)) == pytest.approx(sorted(RIM[2:4]), rel=0.04)
     check = cv2.imread(str(tmp_path / "calibration" / "bowl.check.jpg"))
     assert check is not None and check.shape == (480, 640, 3)
-    assert "saved" in capsys.readouterr().out
+    out_text = capsys.readouterr().out
+    assert "saved" in out_text and "no dice seen in the bowl" in out_text
 
 
 def test_video_source(tmp_path: Path) -> None:
@@ -66,3 +67,25 @@ def test_bad_source_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["--source", str(source), "--out", str(tmp_path / "b.json")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("bobing calibrate: ") and err.count("\n") == 1, case
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+
+
+@pytest.mark.parametrize(
+    ("scene", "said"),
+    [
+        ("scene_0014.jpg", "the dice are only 15 px wide: move the camera closer"),  # labelled 13.6 px
+        ("scene_0002.jpg", "dice seen 33 px wide: big enough to read"),  # labelled 33.7 px
+    ],
+)
+def test_the_dice_in_the_bowl_are_checked_for_size(tmp_path: Path, capsys: pytest.CaptureFixture[str], scene: str,
+                                                  said: str) -> None:
+    assert main(["--source", str(SAMPLES / scene), "--out", str(tmp_path / "bowl.json")]) == 0
+    assert said in capsys.readouterr().out
+
+
+def test_models_that_cannot_load_leave_the_calibration_saved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "bowl.json"
+    assert main(["--source", str(SAMPLES / "scene_0002.jpg"), "--out", str(out), "--models", str(tmp_path)]) == 0
+    assert out.is_file() and "dice not checked: expected an ONNX model file" in capsys.readouterr().out

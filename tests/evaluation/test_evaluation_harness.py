@@ -153,3 +153,32 @@ def test_leaning_dice_are_counted_by_what_the_reader_said_of_them() -> None:
     assert evaluation.leaning == {"dice": 3, "unreadable": 1, "read_as_labelled": 1, "read_otherwise": 1}
     assert evaluation.flat_face_accuracy == 1.0
     assert evaluation.face_accuracy == pytest.approx(2 / 4)
+
+
+def test_faces_are_counted_by_the_labelled_width_of_dice_lying_flat() -> None:
+    from bobing_vision.dataset.labels import DieLabel
+    from bobing_vision.evaluation import Evaluation, ImageResult, Match
+    from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
+
+    def label(face: int, side: float, x: float, cocked: bool = False) -> DieLabel:
+        return DieLabel(face=face, box=(x, 0.0, x + side, side), cocked=cocked)
+
+    labels = (label(1, 10, 0), label(2, 12, 100), label(3, 16, 200), label(4, 30, 300), label(5, 30, 400, cocked=True),
+              DieLabel(face=6, center_xy=(500.0, 5.0)))
+    said = (2, None, 6, None, 6)  # for labels 1..5: right, unreadable, wrong, leaning, centre-only
+    dice = tuple(DieReading(center=(0.0, 0.0), box=(0, 0, 1, 1), face=f, confidence=0.9) for f in said)
+    result = ImageResult(file="a.jpg", labels=labels, reading=Reading(dice, None, ReadingStatus.UNREADABLE),
+                         match=Match(pairs=((1, 0), (2, 1), (3, 2), (4, 3), (5, 4)), missed=(0,), extra=()),
+                         seconds=0.01)
+    bands = {b.low: b for b in Evaluation(results=(result,)).by_width()}
+    assert [(bands[low].dice, bands[low].found, bands[low].read_right, bands[low].unreadable, bands[low].read_wrong)
+            for low in (0.0, 14.0, 18.0, 24.0, 32.0)] == [(2, 1, 1, 0, 0), (1, 1, 0, 1, 0), (0, 0, 0, 0, 0),
+                                                           (1, 1, 0, 0, 1), (0, 0, 0, 0, 0)]
+    assert bands[0.0].read_share == 0.5 and bands[18.0].read_share is None
+    text = format_table(Evaluation(results=(result,)))
+    assert "  under 14 px" + " " * 10 + "2 dice: 50.0% read right, 0 unreadable, 0 wrong, 1 missed" in text
+    assert "24-32 px" in text and "18-24 px" not in text  # bands with no dice are not shown
+    data = to_json(Evaluation(results=(result,)))["faces_by_width"]
+    assert data[-1]["high_px"] is None and data[0] == {"low_px": 0.0, "high_px": 14.0, "dice": 2, "found": 1,
+                                                       "read_right": 1, "unreadable": 0, "read_wrong": 0,
+                                                       "read_share": 0.5}

@@ -29,6 +29,7 @@ class Throw:
     still: int = 30  # frames lying still afterwards
     hand: bool = False  # the still part has a hand covering two dice (four dice seen)
     jitter: bool = False  # the reader flips between two answers on still frames
+    die_px: float = 24.0  # the width of the dice's boxes in the readings (drawn 12 px whatever it is)
 
 
 def _key(image: np.ndarray) -> str:
@@ -70,12 +71,12 @@ def _draw(positions: list[tuple[float, float]], hand: bool) -> np.ndarray:
     return img
 
 
-def _reading(faces: str, positions: list[tuple[float, float]], hand: bool) -> Reading:
-    dice = []
+def _reading(faces: str, positions: list[tuple[float, float]], hand: bool, die_px: float = 24.0) -> Reading:
+    dice, half = [], die_px / 2
     for i, (ch, (x, y)) in enumerate(zip(faces, positions)):
         if hand and i < 2:
             continue  # covered by the hand
-        dice.append(DieReading(center=(x, y), box=(x - 6, y - 6, x + 6, y + 6),
+        dice.append(DieReading(center=(x, y), box=(x - half, y - half, x + half, y + half),
                                face=None if ch == "?" else (1 if ch == "x" else int(ch)), confidence=0.9,
                                in_bowl=ch != "x"))
     in_bowl = [d for d in dice if d.in_bowl]
@@ -107,10 +108,10 @@ def render(script: list[Throw], rng: np.random.Generator, book: FrameBook, lead_
             book.add(img, [_reading(noisy, pos, False)])
         final = [(x, y) if ch != "x" else (300.0, 25.0 + 10 * i) for i, (ch, (x, y)) in enumerate(zip(throw.faces, pos))]
         still = _draw(final, throw.hand)
-        options = [_reading(throw.faces, final, throw.hand)]
+        options = [_reading(throw.faces, final, throw.hand, throw.die_px)]
         if throw.jitter:
             flipped = throw.faces[:-1] + ("1" if throw.faces[-1] != "1" else "2")
-            options.append(_reading(flipped, final, throw.hand))
+            options.append(_reading(flipped, final, throw.hand, throw.die_px))
         book.add(still, options)
         frames.extend([still] * throw.still)
     return frames

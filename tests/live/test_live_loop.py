@@ -163,3 +163,19 @@ def test_an_unsteady_reading_is_entered_by_c_not_taken_as_a_correction(rng: np.r
     loop.run()
     assert [(a.outcome, a.player) for a in rec.announced] == [(Outcome.AWARD, "A"), (Outcome.AWARD, "C")]
     assert loop.table.game.state.throws == 2
+
+
+def test_dice_seen_too_small_are_said_once_with_what_to_do(rng: np.random.Generator) -> None:
+    loop, rec = make_loop([Throw("444411", die_px=12), Throw("123456", die_px=12), Throw("421365", die_px=13)], rng)
+    loop.run()
+    advice = [n for n in rec.notices if "px wide" in n]
+    assert advice == ["the dice are only 12 px wide: move the camera closer or use a higher resolution until they "
+                      "are 24 px or more (dice under 18 px are often unreadable)"]
+    assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 3  # advice only: the throws still count
+
+
+def test_a_camera_moved_still_not_close_enough_is_told_again(rng: np.random.Generator) -> None:
+    loop, rec = make_loop([Throw("444411", die_px=10), Throw("123456", die_px=15), Throw("421365", die_px=20)], rng)
+    loop.run()
+    assert [n.split(":")[0] for n in rec.notices if "px wide" in n] == ["the dice are only 10 px wide",
+                                                                         "the dice are only 15 px wide"]
