@@ -52,6 +52,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="share of each batch drawn from generated scenes, the real sets sharing the rest (0 < S <= 1)",
     )
     parser.add_argument(
+        "--small-share", type=float, default=0.0, metavar="S",
+        help="share of the generated scenes rendered at 320x240, where most dice are under 18 px (0 <= S <= 1; "
+             "0 by default, the committed models' recipe)",
+    )
+    parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
              "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
@@ -90,6 +95,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected --reader-width even and at least 8, got {args.reader_width}")
     if not 0 < args.synth_share <= 1:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
+    if not 0 <= args.small_share <= 1:
+        raise InvalidInput(f"expected 0 <= --small-share <= 1, got {args.small_share}")
     return real_folders(args)
 
 
@@ -121,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  pips fitted on {fitted} dice")
             scenes += loaded
         if args.synth:
-            synth = render_synth(args.synth, seed=args.seed + 1000)
+            synth = render_synth(args.synth, seed=args.seed + 1000, small_share=args.small_share)
             print(f"generated scenes: {len(synth)}, {sum(len(s.dice) for s in synth)} dice")
             scenes += synth
         if args.mine_from is not None:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bobing_vision.dataset.labels import DieLabel
-from bobing_vision.vision.reading import Box, DieReading
+from bobing_vision.vision.reading import Box, DieReading, box_width
 
 
 @dataclass(frozen=True)
@@ -29,12 +29,6 @@ class Match:
     pairs: tuple[tuple[int, int], ...]  # (labelled index, found index)
     missed: tuple[int, ...]  # labelled dice nothing was paired with
     extra: tuple[int, ...]  # found dice paired with no labelled die
-
-
-def box_width(box: Box) -> float:
-    """A die's width from its box: the mean of the box's sides."""
-    x0, y0, x1, y1 = box
-    return ((x1 - x0) + (y1 - y0)) / 2
 
 
 def median_width(widths: Iterable[float | None]) -> float | None:

@@ -25,7 +25,7 @@ from bobing_vision.vision.calibration import Calibration
 from bobing_vision.vision.config import ReaderConfig
 from bobing_vision.vision.detector import DieCandidate
 from bobing_vision.vision.pip_layout import layout_pips
-from bobing_vision.vision.reading import Bowl, Box, DieReading, Point, Reading, ReadingStatus
+from bobing_vision.vision.reading import Bowl, Box, DieReading, Point, Reading, ReadingStatus, box_width
 from bobing_vision.vision.rim_print import BowlTracker
 
 MIN_SIDE = 8  # the detector's own minimum; a smaller frame cannot hold a die
@@ -65,10 +65,6 @@ def normalize_frame(frame: object) -> np.ndarray:
     return np.ascontiguousarray(frame)
 
 
-def _die_width(box: Box) -> float:
-    return ((box[2] - box[0]) + (box[3] - box[1])) / 2
-
-
 def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -> list[DieCandidate]:
     """Strongest first, drop weak candidates and any whose centre is within a share of a kept die's width."""
     kept: list[DieCandidate] = []
@@ -83,7 +79,7 @@ def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -
 
 def same_die(a: DieCandidate, b: DieCandidate, config: ReaderConfig) -> bool:
     """Two candidates closer than a share of the larger one's width are one die."""
-    return _distance(a.center, b.center) < config.duplicate_frac * max(_die_width(a.box), _die_width(b.box))
+    return _distance(a.center, b.center) < config.duplicate_frac * max(box_width(a.box), box_width(b.box))
 
 
 def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieCandidate], bowl: Bowl | None,
@@ -118,7 +114,7 @@ def top_face_pips(candidate: DieCandidate, config: ReaderConfig) -> DieCandidate
     face = candidate.face
     if candidate.pip_count <= face or candidate.face_confidence < config.min_face_prob:
         return candidate
-    box_side = _die_width(candidate.box)
+    box_side = box_width(candidate.box)
     shown = layout_pips(candidate.pips, candidate.center, box_side, face, config.layout)
     return candidate if shown is None else replace(candidate, pips=shown)
 
@@ -143,7 +139,7 @@ def in_bowl(candidate: DieCandidate, bowl: Bowl | None, config: ReaderConfig) ->
     """With no bowl in view there is no rim to be outside of: every die counts as in."""
     if bowl is None:
         return True
-    base = base_point(candidate.center, _die_width(candidate.box), bowl, config)
+    base = base_point(candidate.center, box_width(candidate.box), bowl, config)
     return bowl.normalized_radius(base) <= config.in_bowl_radius
 
 
@@ -260,7 +256,7 @@ def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
 
 def typical_width(candidates: Sequence[DieCandidate], inside: Sequence[bool]) -> float | None:
     """The median width of the dice in the bowl; None with fewer than three, too few to say."""
-    widths = [_die_width(c.box) for c, i in zip(candidates, inside) if i]
+    widths = [box_width(c.box) for c, i in zip(candidates, inside) if i]
     return float(np.median(widths)) if len(widths) >= 3 else None
 
 
@@ -276,7 +272,7 @@ def read_unread_again(image: np.ndarray, detector: Detector, candidates: Sequenc
     Only for dice of one size in view (`ReaderConfig.max_size_spread`)."""
     candidates, judged = list(candidates), list(judged)
     typical = typical_width(candidates, inside)
-    widths = [_die_width(c.box) for c, i in zip(candidates, inside) if i]
+    widths = [box_width(c.box) for c, i in zip(candidates, inside) if i]
     if typical is None or np.subtract(*np.percentile(widths, [75, 25])) > config.max_size_spread * typical:
         return candidates, judged
     unread = [k for k, (face, _) in enumerate(judged) if face is None and inside[k]]
@@ -304,7 +300,7 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     (Other faces: 1 wrong in ~120 small boxes, while the far dice of an oblique photo are small too:
     re-reading every face lost 12 right faces on dice3 for none wrong.)
     """
-    widths = [_die_width(c.box) for c in candidates]
+    widths = [box_width(c.box) for c in candidates]
     typical = typical_width(candidates, inside)
     why: list[str | None] = [None] * len(candidates)
     if typical is None or typical <= 0:
@@ -360,7 +356,7 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     candidates = look_closer(image, detector, merge_duplicates(detector.detect(image, roi=roi), config), found, config)
     candidates = [top_face_pips(c, config) for c in candidates]
     # Top to bottom, then left to right: "die 3" means the same die to a person reading the picture.
-    candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, _die_width(c.box))), c.center[0]))
+    candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, box_width(c.box))), c.center[0]))
     inside = [in_bowl(c, found, config) for c in candidates]
     chinese_dice = chinese_set([c for c, i in zip(candidates, inside) if i], config)
     judged = [judge_face(c, config, chinese_dice) for c in candidates]

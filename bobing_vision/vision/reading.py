@@ -50,6 +50,12 @@ class Bowl:
         return self.normalized_radius(point) <= 1.0
 
 
+def box_width(box: Box) -> float:
+    """A die's width in pixels from its box (x0, y0, x1, y1): the mean of the box's sides."""
+    x0, y0, x1, y1 = box
+    return ((x1 - x0) + (y1 - y0)) / 2
+
+
 @dataclass(frozen=True)
 class DieReading:
     """One die found in a frame. `face` is None exactly when the die could not be read."""
@@ -72,9 +78,7 @@ class DieReading:
 
     @property
     def width(self) -> float:
-        """The die's width in pixels: the mean of its box's sides."""
-        x0, y0, x1, y1 = self.box
-        return ((x1 - x0) + (y1 - y0)) / 2
+        return box_width(self.box)
 
 
 class ReadingStatus(enum.Enum):

@@ -49,6 +49,7 @@ def test_leaving_out_a_set_that_is_not_there_is_an_error(tmp_path: Path, capsys:
 OUT_OF_RANGE = [
     *(("--synth-share", share, f"expected 0 < --synth-share <= 1, got {float(share)}") for share in ("0", "1.5", "-0.25")),
     *(("--reader-width", width, f"expected --reader-width even and at least 8, got {width}") for width in ("7", "6", "33")),
+    *(("--small-share", share, f"expected 0 <= --small-share <= 1, got {float(share)}") for share in ("1.5", "-0.25")),
 ]
 
 
@@ -94,3 +95,15 @@ def test_the_committed_weights_fit_the_default_nets() -> None:
     from bobing_vision.training.train import TrainConfig, load_weights
 
     load_weights(LocatorNet(), ReaderNet(TrainConfig().reader_width), Path(__file__).resolve().parents[2] / "models")
+
+
+def test_the_small_share_renders_that_share_of_scenes_at_320x240_and_none_leaves_the_scenes_as_they_were() -> None:
+    import numpy as np
+
+    from bobing_vision.training.scenes import SMALL_FRAME, render_synth
+
+    plain = render_synth(6, seed=1001)
+    assert [s.image.shape[:2] for s in render_synth(6, seed=1001, small_share=1.0)] == [SMALL_FRAME[::-1]] * 6
+    assert any(s.image.shape[:2] != SMALL_FRAME[::-1] for s in plain)
+    # The share draws from a stream of its own: without it the recipe's scenes are the same pixels.
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(plain, render_synth(6, seed=1001, small_share=0.0)))
