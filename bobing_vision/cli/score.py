@@ -45,8 +45,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def reading_row(file: str, reading: Reading) -> dict[str, Any]:
-    """One image's JSON object: the in-bowl faces read, the award's Category name, every die."""
+    """One image's JSON object: the in-bowl faces read, the award's Category name, every die, and the
+    median width of the dice in the bowl (null with fewer than three: `camera_advice.dice_width`)."""
+    from bobing_vision.vision.camera_advice import dice_width
+
     award = reading.award
+    width = dice_width(reading)
     return {
         "file": file,
         "status": reading.status.name,
@@ -54,6 +58,7 @@ def reading_row(file: str, reading: Reading) -> dict[str, Any]:
         "faces": list(reading.faces),
         "award": award.category.name if award is not None else None,  # type: ignore[attr-defined]
         "bowl": [round(v, 1) for v in reading.bowl.ellipse] if reading.bowl is not None else None,
+        "dice_width": None if width is None else round(width, 1),
         "dice": [
             {
                 "face": d.face,
@@ -70,7 +75,7 @@ def reading_row(file: str, reading: Reading) -> dict[str, Any]:
 
 def error_row(file: str, reason: str) -> dict[str, Any]:
     return {"file": file, "status": "ERROR", "message": reason, "faces": [], "award": None, "bowl": None,
-            "dice": [], "error": reason}
+            "dice_width": None, "dice": [], "error": reason}
 
 
 def annotated_path(folder: Path, file: Path) -> Path:
@@ -203,6 +208,33 @@ class Progress:
         return f"scored {self.done} images in {seconds:.1f} s ({rate:.1f} img/s), {self.failed} failed"
 
 
+class SmallDice:
+    """The photos whose dice are too small to read well (`camera_advice.SizeAdvice`), counted as rows come."""
+
+    def __init__(self) -> None:
+        from bobing_vision.vision.camera_advice import SizeAdvice
+
+        self.bar = SizeAdvice()
+        self.photos = 0  # photos whose dice were measured
+        self.widths: list[float] = []  # those under the bar
+
+    def add(self, width: float | None) -> None:
+        if width is not None:
+            self.photos += 1
+            if width < self.bar.too_small_px:
+                self.widths.append(width)
+
+    def advice(self) -> str | None:
+        """In how many photos, and what to do (the median width of those photos' dice)."""
+        import statistics
+
+        from bobing_vision.vision.camera_advice import size_advice
+
+        if not self.widths:
+            return None
+        return f"in {len(self.widths)} of {self.photos} photos {size_advice(statistics.median(self.widths), self.bar)}"
+
+
 def _table_line(row: dict[str, Any]) -> str:
     faces = "".join(str(f) for f in row["faces"]) or "-"
     return f"{row['file']}\t{faces}\t{row['award'] or '-'}\t{row['message']}"
@@ -262,7 +294,9 @@ def _run(args: argparse.Namespace, files: list[Path], reader: DiceReader, factor
         print("file\tfaces\taward\tstatus")
     progress = Progress(len(files), sys.stderr)
     failures: list[str] = []
+    small = SmallDice()
     for row in _rows(files, reader, factory, args.annotate, min(args.workers, len(files))):
+        small.add(row.get("dice_width"))
         if "error" in row:
             failures.append(f"  {row['error']}" if row["error"].startswith(row["file"]) else
                             f"  {row['file']}: {row['error']}")
@@ -276,6 +310,8 @@ def _run(args: argparse.Namespace, files: list[Path], reader: DiceReader, factor
         progress.step("error" in row)
     progress.clear()
     print(progress.summary(), file=sys.stderr)
+    if small.advice():
+        print(f"bobing score: {small.advice()}", file=sys.stderr)
     if failures:
         print(f"bobing score: {len(failures)} file(s) could not be scored:", file=sys.stderr)
         print("\n".join(failures), file=sys.stderr)

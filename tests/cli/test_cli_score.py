@@ -82,6 +82,14 @@ def test_json_lines_score_the_good_files_and_explain_the_bad(photos: Path, capsy
     assert "scored 5 images" in err
 
 
+def test_dice_too_small_to_read_well_are_measured_and_advised_once(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run([str(photos / "a.jpg"), str(photos / "sub"), str(photos / "notes.png"), "--json"], capsys)
+    rows = {Path(r["file"]).name: r for r in map(json.loads, out.splitlines())}
+    assert rows["a.jpg"]["dice_width"] == 10.0 and rows["notes.png"]["dice_width"] is None  # the fake's 10 px boxes
+    assert err.count("px wide") == 1
+    assert "bobing score: in 2 of 2 photos the dice are only 10 px wide: move the camera closer" in err
+
+
 def test_all_good_files_exit_zero_with_a_table(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run([str(photos / "a.jpg"), str(photos / "sub")], capsys)
     assert code == 0
