@@ -310,8 +310,8 @@ def _run(args: argparse.Namespace, files: list[Path], reader: DiceReader, factor
         progress.step("error" in row)
     progress.clear()
     print(progress.summary(), file=sys.stderr)
-    if small.advice():
-        print(f"bobing score: {small.advice()}", file=sys.stderr)
+    if advice := small.advice():
+        print(f"bobing score: {advice}", file=sys.stderr)
     if failures:
         print(f"bobing score: {len(failures)} file(s) could not be scored:", file=sys.stderr)
         print("\n".join(failures), file=sys.stderr)
