@@ -10,14 +10,10 @@ sets, 88% of the dice in 320x240 frames are under 18 px, 10% in 640x480 ones, no
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass
 
 from bobing_vision.errors import InvalidInput
-from bobing_vision.vision.reading import Reading
-
-MIN_DICE_FOR_SIZE = 3  # fewer dice in the bowl say too little about their size (one may be a coin)
-
+from bobing_vision.vision.reading import Reading, dice_median_width
 
 @dataclass(frozen=True)
 class SizeAdvice:
@@ -32,9 +28,9 @@ class SizeAdvice:
 
 
 def dice_width(reading: Reading) -> float | None:
-    """The median width in pixels of the dice in the bowl; None with fewer than three seen."""
-    widths = [d.width for d in reading.dice if d.in_bowl]
-    return statistics.median(widths) if len(widths) >= MIN_DICE_FOR_SIZE else None
+    """The median width in pixels of the dice in the bowl; None with fewer than three seen (the
+    pipeline's own measure of a throw's die size, `pipeline.typical_width`)."""
+    return dice_median_width([d.width for d in reading.dice if d.in_bowl])
 
 
 def size_advice(width: float | None, advice: SizeAdvice = SizeAdvice()) -> str | None:

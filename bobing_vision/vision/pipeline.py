@@ -25,7 +25,8 @@ from bobing_vision.vision.calibration import Calibration
 from bobing_vision.vision.config import ReaderConfig
 from bobing_vision.vision.detector import DieCandidate
 from bobing_vision.vision.pip_layout import layout_pips
-from bobing_vision.vision.reading import Bowl, Box, DieReading, Point, Reading, ReadingStatus, box_width
+from bobing_vision.vision.reading import (Bowl, Box, DieReading, Point, Reading, ReadingStatus, box_width,
+                                         dice_median_width)
 from bobing_vision.vision.rim_print import BowlTracker
 
 MIN_SIDE = 8  # the detector's own minimum; a smaller frame cannot hold a die
@@ -254,10 +255,13 @@ def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
     return ReadingStatus.OK
 
 
+def widths_in_bowl(candidates: Sequence[DieCandidate], inside: Sequence[bool]) -> list[float]:
+    return [box_width(c.box) for c, i in zip(candidates, inside) if i]
+
+
 def typical_width(candidates: Sequence[DieCandidate], inside: Sequence[bool]) -> float | None:
     """The median width of the dice in the bowl; None with fewer than three, too few to say."""
-    widths = [box_width(c.box) for c, i in zip(candidates, inside) if i]
-    return float(np.median(widths)) if len(widths) >= 3 else None
+    return dice_median_width(widths_in_bowl(candidates, inside))
 
 
 Judged = tuple[int | None, str | None]  # judge_face's answer: the face or None, and why not
@@ -271,8 +275,8 @@ def read_unread_again(image: np.ndarray, detector: Detector, candidates: Sequenc
     (`ReaderConfig.reread_face_prob`), names the face first thought likeliest and passes `judge_face`.
     Only for dice of one size in view (`ReaderConfig.max_size_spread`)."""
     candidates, judged = list(candidates), list(judged)
-    typical = typical_width(candidates, inside)
-    widths = [box_width(c.box) for c, i in zip(candidates, inside) if i]
+    widths = widths_in_bowl(candidates, inside)
+    typical = dice_median_width(widths)
     if typical is None or np.subtract(*np.percentile(widths, [75, 25])) > config.max_size_spread * typical:
         return candidates, judged
     unread = [k for k, (face, _) in enumerate(judged) if face is None and inside[k]]

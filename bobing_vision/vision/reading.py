@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import enum
 import math
+import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -54,6 +56,14 @@ def box_width(box: Box) -> float:
     """A die's width in pixels from its box (x0, y0, x1, y1): the mean of the box's sides."""
     x0, y0, x1, y1 = box
     return ((x1 - x0) + (y1 - y0)) / 2
+
+
+MIN_DICE_FOR_WIDTH = 3  # fewer dice say too little about their size (one may be a coin or a pip)
+
+
+def dice_median_width(widths: Sequence[float]) -> float | None:
+    """The median of a throw's die widths; None with fewer than MIN_DICE_FOR_WIDTH, too few to say."""
+    return statistics.median(widths) if len(widths) >= MIN_DICE_FOR_WIDTH else None
 
 
 @dataclass(frozen=True)
