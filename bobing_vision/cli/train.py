@@ -10,6 +10,7 @@ from pathlib import Path
 from bobing_vision.dataset.labels import labelled_sets
 from bobing_vision.errors import BobingError, InvalidInput
 from bobing_vision.training.samples import SampleConfig
+from bobing_vision.training.scenes import SMALL_SHARE
 
 HELP = "train the dice models and export ONNX (needs torch)"
 
@@ -52,9 +53,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="share of each batch drawn from generated scenes, the real sets sharing the rest (0 < S <= 1)",
     )
     parser.add_argument(
-        "--small-share", type=float, default=0.0, metavar="S",
+        "--small-share", type=float, default=SMALL_SHARE, metavar="S",
         help="share of the generated scenes rendered at 320x240, where most dice are under 18 px (0 <= S <= 1; "
-             "0 by default, the committed models' recipe)",
+             f"{SMALL_SHARE:g} by default, the committed models' recipe; 0: the recipes before it)",
     )
     parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import cv2
@@ -73,16 +74,20 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 
 
 @pytest.mark.parametrize(
-    ("scene", "said"),
+    ("scene", "labelled_px", "advice"),
     [
-        ("scene_0014.jpg", "the dice are only 15 px wide: move the camera closer"),  # labelled 13.6 px
-        ("scene_0002.jpg", "dice seen 33 px wide: big enough to read"),  # labelled 33.7 px
+        ("scene_0014.jpg", 13.6, r"the dice are only (\d+) px wide: move the camera closer"),
+        ("scene_0002.jpg", 33.7, r"dice seen (\d+) px wide: big enough to read"),
     ],
 )
 def test_the_dice_in_the_bowl_are_checked_for_size(tmp_path: Path, capsys: pytest.CaptureFixture[str], scene: str,
-                                                  said: str) -> None:
+                                                  labelled_px: float, advice: str) -> None:
     assert main(["--source", str(SAMPLES / scene), "--out", str(tmp_path / "bowl.json")]) == 0
-    assert said in capsys.readouterr().out
+    said = re.search(advice, capsys.readouterr().out)
+    assert said is not None
+    # The width the models measure, within 15% of the labelled one (detected / labelled widths: deciles
+    # 0.92-1.11 on generated scenes): the advice is about these dice.
+    assert abs(int(said.group(1)) / labelled_px - 1) <= 0.15
 
 
 def test_models_that_cannot_load_leave_the_calibration_saved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
