@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from bobing_vision.vision.reading import Bowl
 
 HELP = "find the bowl in a camera view and save it"
+# The dice are measured in the last few frames, in the one showing most of them: a hand reaching in to
+# set the dice down covers them in some frames, not in all.
+DICE_CHECK_FRAMES = 5
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -67,17 +71,20 @@ def frames(source: str, count: int, seconds: float) -> Iterator[np.ndarray]:
         feed.close()
 
 
-def dice_check(frame: np.ndarray, bowl: Bowl, models: Path | None) -> str:
-    """One line on the dice in the bowl: their size in pixels, and what to change if they are too small."""
+def dice_check(views: Sequence[np.ndarray], bowl: Bowl, models: Path | None) -> str:
+    """One line on the dice in the bowl: their size in pixels, and what to change if they are too small.
+    Measured in the frame with the most dice in the bowl (the latest of those)."""
     from bobing_vision.errors import BobingError
     from bobing_vision.vision.camera_advice import dice_width, size_advice
     from bobing_vision.vision.pipeline import OnnxDiceReader
 
     try:
-        reading = OnnxDiceReader(models_dir=models, bowl=bowl, track_bowl=False).read(frame)
+        reader = OnnxDiceReader(models_dir=models, bowl=bowl, track_bowl=False)
+        readings = [reader.read(view) for view in views]
     except (BobingError, OSError) as exc:
         return f"dice not checked: {exc}"
-    width = dice_width(reading)
+    fullest = max(reversed(readings), key=lambda r: sum(d.in_bowl for d in r.dice))
+    width = dice_width(fullest)
     if width is None:
         return "no dice seen in the bowl: put the six dice in and calibrate again to check the camera sees them big enough"
     return size_advice(width) or f"dice seen {width:.0f} px wide: big enough to read"
@@ -93,10 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     from bobing_vision.vision.draw import draw_bowl
 
     found, last, seen = [], None, 0
+    recent: deque[np.ndarray] = deque(maxlen=DICE_CHECK_FRAMES)
     try:
         for frame in frames(args.source, args.frames, args.seconds):
             seen += 1
             last = frame
+            recent.append(frame)
             bowl = find_bowl(frame)
             if bowl is not None:
                 found.append(bowl)
@@ -124,5 +133,5 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bowl found in {len(found)} of {seen} frame(s): centre ({bowl.cx:.0f}, {bowl.cy:.0f}), "
           f"radii {bowl.rx:.0f} x {bowl.ry:.0f} px at {bowl.angle_deg:.0f} deg in {width}x{height} frames")
     print(f"saved {saved}; check the picture {picture}")
-    print(dice_check(last, bowl, args.models))
+    print(dice_check(recent, bowl, args.models))
     return 0

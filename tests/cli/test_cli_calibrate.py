@@ -94,3 +94,19 @@ def test_models_that_cannot_load_leave_the_calibration_saved(tmp_path: Path, cap
     out = tmp_path / "bowl.json"
     assert main(["--source", str(SAMPLES / "scene_0002.jpg"), "--out", str(out), "--models", str(tmp_path)]) == 0
     assert out.is_file() and "dice not checked: expected an ONNX model file" in capsys.readouterr().out
+
+
+def test_the_dice_are_measured_in_the_frame_that_shows_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    scene = cv2.imread(str(SAMPLES / "scene_0002.jpg"))
+    covered = scene.copy()
+    for die in json.loads((SAMPLES / "labels.json").read_text())["scene_0002.jpg"]["dice"]:
+        x0, y0, x1, y1 = (round(v) for v in die["box"])
+        cv2.rectangle(covered, (x0 - 8, y0 - 8), (x1 + 8, y1 + 8), (60, 120, 200), -1)  # a hand over the dice
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for k, frame in enumerate([scene, scene, covered]):
+        cv2.imwrite(str(folder / f"{k}.png"), frame)
+    assert main(["--source", str(folder), "--out", str(tmp_path / "bowl.json")]) == 0
+    assert "big enough to read" in capsys.readouterr().out
