@@ -67,11 +67,18 @@ def normalize_frame(frame: object) -> np.ndarray:
 
 
 def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -> list[DieCandidate]:
-    """Strongest first, drop weak candidates and any whose centre is within a share of a kept die's width."""
+    """Strongest first, drop weak candidates and any whose centre is within a share of a kept die's width.
+
+    Weak: below `min_die_score`; with six candidates at `strong_die_score` or more, below that too, and
+    below both `sure_die_score` and the sixth strongest score (a throw has six dice: a less sure extra
+    is clutter)."""
     kept: list[DieCandidate] = []
     ranked = sorted(candidates, key=lambda c: -c.score)
     strong = sum(1 for c in ranked if c.score >= config.strong_die_score)
-    floor = config.strong_die_score if strong >= DICE else config.min_die_score
+    if strong >= DICE:
+        floor = max(config.strong_die_score, min(config.sure_die_score, ranked[DICE - 1].score))
+    else:
+        floor = config.min_die_score
     for c in ranked:
         if c.score >= floor and not any(same_die(c, k, config) for k in kept):
             kept.append(c)

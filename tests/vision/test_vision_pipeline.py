@@ -68,6 +68,11 @@ def six(faces: str = "444411") -> list[DieCandidate]:
     return [die(250 + 30 * i, 240, int(f)) for i, f in enumerate(faces)]
 
 
+def less_sure(candidates: list[DieCandidate], score: float) -> list[DieCandidate]:
+    """The dice scored `score` as dice: a thing outside as sure as they are is not dropped as clutter."""
+    return [replace(c, score=score) for c in candidates]
+
+
 def read(candidates: Sequence[DieCandidate], **kwargs: Any) -> Reading:
     kwargs.setdefault("bowl", BOWL)
     return read_frame(FRAME, FixedDetector(candidates), **kwargs)
@@ -392,7 +397,7 @@ def test_a_certain_read_on_the_table_with_no_pips_found_does_not_void_the_throw(
 )
 def test_a_weak_die_outside_voids_the_throw_only_while_the_bowl_lacks_one(
         case: str, blurred_sixth: bool, score: float, status: ReadingStatus) -> None:
-    in_bowl = six("44441") + ([die(320, 300, 2, prob=0.3)] if blurred_sixth else [])
+    in_bowl = less_sure(six("44441") + ([die(320, 300, 2, prob=0.3)] if blurred_sixth else []), 0.5)
     reading = read(in_bowl + [die(600, 40, 1, prob=0.99, score=score)])
     assert reading.status is status, (case, reading.notes)
     outside = [d for d in reading.dice if not d.in_bowl]
@@ -400,7 +405,8 @@ def test_a_weak_die_outside_voids_the_throw_only_while_the_bowl_lacks_one(
 
 
 def test_a_doubtful_die_outside_asks_a_person_to_look() -> None:
-    reading = read(six("44441") + [die(320, 300, 2, prob=0.3), die(600, 40, 1, prob=0.99, score=0.55)])
+    in_bowl = less_sure(six("44441") + [die(320, 300, 2, prob=0.3)], 0.5)
+    reading = read(in_bowl + [die(600, 40, 1, prob=0.99, score=0.55)])
     assert reading.award is None
     assert reading.message == "6 dice seen and 1 outside the bowl — please look"
     assert any("outside the bowl, only 0.55 sure" in note for note in reading.notes)
@@ -423,6 +429,26 @@ def test_a_weak_die_counts_only_while_six_strong_ones_are_not_found() -> None:
     weak = die(320, 300, 2, score=0.45, prob=0.5)
     assert read(six("444411") + [weak]).status is ReadingStatus.OK
     assert read(six("44441") + [weak]).status is ReadingStatus.UNREADABLE
+
+
+@pytest.mark.parametrize(
+    ("extra_score", "status"),
+    [
+        (0.6, ReadingStatus.OK),  # a painted dot read as a sure 1, less sure a die than the six dice
+        (0.75, ReadingStatus.WRONG_DICE_COUNT),  # sure enough to be a seventh die: a person must look
+    ],
+)
+def test_beside_six_surer_dice_a_seventh_below_the_sure_score_is_clutter(extra_score: float,
+                                                                         status: ReadingStatus) -> None:
+    reading = read(six("444411") + [die(320, 300, 1, score=extra_score)])
+    assert reading.status is status, reading.notes
+
+
+def test_a_seventh_as_sure_as_the_sixth_die_is_not_dropped() -> None:
+    """The floor is never above the sixth strongest: of two things at 0.6, neither is the clutter."""
+    dice = six("44441") + [die(400, 300, 2, score=0.6)]
+    reading = read(dice + [die(320, 300, 1, score=0.6)])
+    assert reading.status is ReadingStatus.WRONG_DICE_COUNT and len(reading.dice) == 7
 
 
 @pytest.mark.parametrize(
