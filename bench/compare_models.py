@@ -4,7 +4,7 @@
     python bench/compare_models.py --models models --configs "" "sure_outside_score=0.6,layout.tolerance=0.1" --sets ...
 
 For each set and model, `bobing eval`'s figures: right awards, wrong awards, false voids, right voids,
-refused throws, face accuracy, wrong faces and generated coins read as dice (sets made by `bobing synth`
+refused throws, labelled dice not found, face accuracy, wrong faces and generated coins read as dice (sets made by `bobing synth`
 label their coins); then each model's totals over the sets. A wrong award or a false void is a throw
 scored wrong at the table, so a candidate replaces the committed models only with no more of them,
 whatever it gains in right awards. `--configs` measures pipeline thresholds the same way: each is a
@@ -30,6 +30,7 @@ class Row:
     false_void: int
     right_void: int
     refused: int
+    missed: int  # labelled dice not found: a floor that drops real dice shows here, not in wrong faces
     faces: int  # labelled dice found, whose face is scored
     faces_right: int
     faces_wrong: int  # read as another face (unreadable ones are neither right nor wrong)
@@ -104,14 +105,14 @@ def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, tuple[An
     faces_right = sum(confusion[i][i] for i in range(6))
     faces_wrong = sum(confusion[i][j] for i in range(6) for j in range(6) if i != j)
     row = Row(verdicts[Verdict.RIGHT_AWARD], verdicts[Verdict.WRONG_AWARD], verdicts[Verdict.FALSE_VOID],
-              verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.matched, faces_right, faces_wrong, coins_read)
+              verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.dice - ev.matched, ev.matched, faces_right, faces_wrong, coins_read)
     return row, ev.by_width()
 
 
 def line(label: str, row: Row) -> str:
     face = f"{row.faces_right / row.faces:6.1%}" if row.faces else "     -"
     return (f"{label:<40} {row.right_award:>6} {row.wrong_award:>6} {row.false_void:>6} {row.right_void:>6} "
-            f"{row.refused:>7} {face} {row.faces_wrong:>6} {row.coins_read:>6}")
+            f"{row.refused:>7} {row.missed:>6} {face} {row.faces_wrong:>6} {row.coins_read:>6}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         return f"{models} [{config}]" if config else str(models)
 
     print(f"{'set / model':<40} {'right':>6} {'wrong':>6} {'f.void':>6} {'void':>6} {'refused':>7} "
-          f"{'faces':>6} {'wrongF':>6} {'coins':>6}")
+          f"{'missed':>6} {'faces':>6} {'wrongF':>6} {'coins':>6}")
     for s in args.sets:
         for m, c in variants:
             print(line(f"{s.name[:18]} / {name(m, c)}", rows[(m, s, c)]))

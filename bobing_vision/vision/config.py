@@ -150,7 +150,12 @@ class ReaderConfig:
     # Models of the twenty-first session, `bench/compare_models.py`: 16 generated sets + samples + both
     # real sets it was chosen on, right awards 2212 -> 2264, wrong verdicts 3 -> 3, wrong faces 59 -> 48
     # (dice3 16 -> 6); 4 sets made afterwards (seeds 7915, 8026, 9137, 1248): 527 -> 537, 2 -> 2, 18 -> 18.
+    # Not in a heap: `heap_extras` or more candidates beyond six at `strong_die_score`. The
+    # rule had dropped real dice in the real sets' heaps (twenty-second session): missed dice, byler
+    # 76 -> 19 of 1487, dice3 225 -> 131 of 627, byler with models that never saw it 167 -> 34; right
+    # awards on 24 generated sets 3368 -> 3360 (refused instead), wrong verdicts 5 -> 5.
     sure_die_score: float = 0.7
+    heap_extras: int = 2
     # Two candidates closer than this share of the larger die's width are the same die.
     duplicate_frac: float = 0.5
     # A face is read only when its probability is at least this and the pips found count it: below,

@@ -71,14 +71,17 @@ def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -
 
     Weak: below `min_die_score`; with six candidates at `strong_die_score` or more, below that too, and
     below both `sure_die_score` and the sixth strongest score (a throw has six dice: a less sure extra
-    is clutter)."""
+    is clutter), unless `heap_extras` or more beyond six reach `strong_die_score`: a heap of dice, not
+    one throw, where a less sure one is a die too."""
     kept: list[DieCandidate] = []
     ranked = sorted(candidates, key=lambda c: -c.score)
     strong = sum(1 for c in ranked if c.score >= config.strong_die_score)
-    if strong >= DICE:
-        floor = max(config.strong_die_score, min(config.sure_die_score, ranked[DICE - 1].score))
-    else:
+    if strong < DICE:
         floor = config.min_die_score
+    elif strong >= DICE + config.heap_extras:  # a heap of dice, not one throw of six
+        floor = config.strong_die_score
+    else:
+        floor = max(config.strong_die_score, min(config.sure_die_score, ranked[DICE - 1].score))
     for c in ranked:
         if c.score >= floor and not any(same_die(c, k, config) for k in kept):
             kept.append(c)
