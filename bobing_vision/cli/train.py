@@ -58,6 +58,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              f"{SMALL_SHARE:g} by default, the committed models' recipe; 0: the recipes before it)",
     )
     parser.add_argument(
+        "--leaning-share", type=float, default=None, metavar="S",
+        help="share of the generated scenes with a die leaning on another or on the wall (0 <= S <= 1; "
+             "default: the generator's own, SceneSpec.cocked_p)",
+    )
+    parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
              "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
@@ -98,6 +103,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
     if not 0 <= args.small_share <= 1:
         raise InvalidInput(f"expected 0 <= --small-share <= 1, got {args.small_share}")
+    if args.leaning_share is not None and not 0 <= args.leaning_share <= 1:
+        raise InvalidInput(f"expected 0 <= --leaning-share <= 1, got {args.leaning_share}")
     return real_folders(args)
 
 
@@ -129,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  pips fitted on {fitted} dice")
             scenes += loaded
         if args.synth:
-            synth = render_synth(args.synth, seed=args.seed + 1000, small_share=args.small_share)
+            synth = render_synth(args.synth, seed=args.seed + 1000, small_share=args.small_share,
+                                 leaning_share=args.leaning_share)
             print(f"generated scenes: {len(synth)}, {sum(len(s.dice) for s in synth)} dice")
             scenes += synth
         if args.mine_from is not None:

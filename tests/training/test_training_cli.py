@@ -50,6 +50,7 @@ OUT_OF_RANGE = [
     *(("--synth-share", share, f"expected 0 < --synth-share <= 1, got {float(share)}") for share in ("0", "1.5", "-0.25")),
     *(("--reader-width", width, f"expected --reader-width even and at least 8, got {width}") for width in ("7", "6", "33")),
     *(("--small-share", share, f"expected 0 <= --small-share <= 1, got {float(share)}") for share in ("1.5", "-0.25")),
+    *(("--leaning-share", share, f"expected 0 <= --leaning-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
 ]
 
 
@@ -107,3 +108,14 @@ def test_the_small_share_renders_that_share_of_scenes_at_320x240_and_none_leaves
     assert any(s.image.shape[:2] != SMALL_FRAME[::-1] for s in plain)
     # The share draws from a stream of its own: without it the recipe's scenes are the same pixels.
     assert all(np.array_equal(a.image, b.image) for a, b in zip(plain, render_synth(6, seed=1001, small_share=0.0)))
+
+
+def test_the_leaning_share_puts_a_die_that_cannot_be_read_in_that_share_of_scenes() -> None:
+    from bobing_vision.training.scenes import UNREADABLE, render_synth
+
+    def leaning(share: float) -> list[bool]:
+        return [any(d.face == UNREADABLE for d in s.dice) for s in render_synth(6, seed=1001, leaning_share=share)]
+
+    assert all(leaning(1.0))
+    assert sum(leaning(0.0)) < 6
+
