@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 
 def shifted(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
-    return cv2.warpAffine(image, np.float32([[1, 0, dx], [0, 1, dy]]), image.shape[1::-1], borderMode=cv2.BORDER_REFLECT)
+    return cv2.warpAffine(image, np.array([[1, 0, dx], [0, 1, dy]], np.float32), image.shape[1::-1], borderMode=cv2.BORDER_REFLECT)
 
 
 def main() -> int:
@@ -54,11 +54,11 @@ def main() -> int:
         look = RimPrint.take(frame, bowl)
         seconds["take"].append(time.process_time() - start)
         r = float(np.sqrt(bowl.rx * bowl.ry))
-        cases = {
+        cases: dict[str, tuple[np.ndarray, bool]] = {
             "itself": (frame, True),
             "dimmer, brighter": (cv2.convertScaleAbs(frame, alpha=0.7, beta=25), True),
             "noise": (np.clip(frame + rng.normal(0, 6, frame.shape), 0, 255).astype(np.uint8), True),
-            "JPEG 40": (cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], 1), True),
+            "JPEG 40": (np.asarray(cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], 1)), True),
             "shifted 0.4%": (shifted(frame, 0.004 * r, 0), True),
             "shifted 2%": (shifted(frame, 0.02 * r, 0), False),
             "shifted 4%": (shifted(frame, 0, 0.04 * r), False),
