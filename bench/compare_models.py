@@ -4,8 +4,8 @@
     python bench/compare_models.py --models models --configs "" "sure_outside_score=0.6,layout.tolerance=0.1" --sets ...
 
 For each set and model, `bobing eval`'s figures: right awards, wrong awards, false voids, right voids,
-refused throws, labelled dice not found, face accuracy, wrong faces and generated coins read as dice (sets made by `bobing synth`
-label their coins); then each model's totals over the sets. A wrong award or a false void is a throw
+refused throws, labelled dice not found, face accuracy, wrong faces and generated coins read as dice
+(sets made by `bobing synth` label their coins); then each model's totals over the sets. A wrong award or a false void is a throw
 scored wrong at the table, so a candidate replaces the committed models only with no more of them,
 whatever it gains in right awards. `--configs` measures pipeline thresholds the same way: each is a
 comma-separated list of `ReaderConfig` fields to change (`bowl.` and `layout.` reach the nested ones;
@@ -105,7 +105,8 @@ def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, tuple[An
     faces_right = sum(confusion[i][i] for i in range(6))
     faces_wrong = sum(confusion[i][j] for i in range(6) for j in range(6) if i != j)
     row = Row(verdicts[Verdict.RIGHT_AWARD], verdicts[Verdict.WRONG_AWARD], verdicts[Verdict.FALSE_VOID],
-              verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.dice - ev.matched, ev.matched, faces_right, faces_wrong, coins_read)
+              verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.dice - ev.matched, ev.matched, faces_right,
+              faces_wrong, coins_read)
     return row, ev.by_width()
 
 
