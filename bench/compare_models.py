@@ -5,12 +5,12 @@
 
 For each set and model, `bobing eval`'s figures: right awards, wrong awards, false voids, right voids,
 refused throws, labelled dice not found, face accuracy, wrong faces and generated coins read as dice
-(sets made by `bobing synth` label their coins); then each model's totals over the sets. A wrong award or a false void is a throw
-scored wrong at the table, so a candidate replaces the committed models only with no more of them,
-whatever it gains in right awards. `--configs` measures pipeline thresholds the same way: each is a
-comma-separated list of `ReaderConfig` fields to change (`bowl.` and `layout.` reach the nested ones;
-a tuple is written with `/`, e.g. `size_band=0.6/1.5`; `none` turns an optional step off, e.g.
-`closer_zoom=none`); "" is the committed configuration.
+(sets made by `bobing synth` label their coins); then each model's totals over the sets. A wrong award
+or a false void is a throw scored wrong at the table, so a candidate replaces the committed models only
+with no more of them, whatever it gains in right awards. `--configs` measures pipeline thresholds the
+same way: each is a comma-separated list of `ReaderConfig` fields to change (`bowl.` and `layout.`
+reach the nested ones; a tuple is written with `/`, e.g. `size_band=0.6/1.5`; `none` turns an optional
+step off, e.g. `closer_zoom=none`); "" is the committed configuration.
 """
 
 from __future__ import annotations

@@ -101,10 +101,9 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected --reader-width even and at least 8, got {args.reader_width}")
     if not 0 < args.synth_share <= 1:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
-    if not 0 <= args.small_share <= 1:
-        raise InvalidInput(f"expected 0 <= --small-share <= 1, got {args.small_share}")
-    if args.leaning_share is not None and not 0 <= args.leaning_share <= 1:
-        raise InvalidInput(f"expected 0 <= --leaning-share <= 1, got {args.leaning_share}")
+    for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share)):
+        if share is not None and not 0 <= share <= 1:
+            raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
     return real_folders(args)
 
 

@@ -118,4 +118,3 @@ def test_the_leaning_share_puts_a_die_that_cannot_be_read_in_that_share_of_scene
 
     assert all(leaning(1.0))
     assert sum(leaning(0.0)) < 6
-
