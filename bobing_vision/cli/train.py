@@ -49,6 +49,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="the reader's channels at its first stage, even, at least 8 (default: TrainConfig's, 48)",
     )
     parser.add_argument(
+        "--reader-contrast", action=argparse.BooleanOptionalAction, default=None,
+        help="also give the reader each crop less its face's mean colour, over its face's contrast "
+             "(faint pips, colour casts; default: TrainConfig's)",
+    )
+    parser.add_argument(
         "--synth-share", type=float, default=SampleConfig.synth_share, metavar="S",
         help="share of each batch drawn from generated scenes, the real sets sharing the rest (0 < S <= 1)",
     )
@@ -153,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, lr=args.lr)
     if args.reader_width is not None:
         cfg = replace(cfg, reader_width=args.reader_width)
+    if args.reader_contrast is not None:
+        cfg = replace(cfg, reader_contrast=args.reader_contrast)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
     try:
         result = train(scenes, args.out, cfg, sample, max_steps=args.max_steps, log=lambda s: print(s, flush=True),

@@ -42,6 +42,21 @@ def normalise(x: torch.Tensor) -> torch.Tensor:
     return (x - 127.5) * (1.0 / 64.0)
 
 
+# In 0..255 units: a flat crop's sensor noise (about 2) is not stretched into pips.
+CONTRAST_FLOOR = 4.0
+
+
+def standardise(x: torch.Tensor) -> torch.Tensor:
+    """Each crop less its face's mean colour, over its face's contrast (both from the crop's middle
+    half, where the top face lies): faint pips (grey on white, green on green) stand out as much as
+    black on white, and a light's colour cast is gone. One spread for all three channels keeps hue."""
+    side = x.shape[-1]
+    middle = x[:, :, side // 4:side - side // 4, side // 4:side - side // 4]
+    centred = x - middle.mean(dim=(2, 3), keepdim=True)
+    spread = (middle - middle.mean(dim=(2, 3), keepdim=True)).pow(2).mean(dim=(1, 2, 3), keepdim=True).sqrt()
+    return centred / (spread + CONTRAST_FLOOR)
+
+
 class LocatorNet(nn.Module):
     """Frame -> (N, 4, H/4, W/4): centre heat (sigmoid), x/y offset in cells, log face size in pixels.
 
@@ -77,10 +92,12 @@ class LocatorNet(nn.Module):
 class ReaderNet(nn.Module):
     """Crops (N, 3, S, S) -> face logits (N, 8) and pip heat (N, 2, S/2, S/2) (black, red; sigmoid)."""
 
-    def __init__(self, width: int = 32) -> None:
+    def __init__(self, width: int = 32, contrast: bool = False) -> None:
         super().__init__()
         w = width
-        self.stem = nn.Sequential(conv_bn(3, w // 2), conv_bn(w // 2, w, 2))  # stride 2
+        # `contrast`: the crop standardised (`standardise`) beside it, three more input channels.
+        self.contrast = contrast
+        self.stem = nn.Sequential(conv_bn(6 if contrast else 3, w // 2), conv_bn(w // 2, w, 2))  # stride 2
         self.s2 = nn.Sequential(SepBlock(w, w), SepBlock(w, w))
         self.s4 = nn.Sequential(SepBlock(w, 2 * w, 2), SepBlock(2 * w, 2 * w))
         self.s8 = nn.Sequential(SepBlock(2 * w, 3 * w, 2), SepBlock(3 * w, 3 * w))
@@ -91,7 +108,8 @@ class ReaderNet(nn.Module):
         set_bias(pip_last, [-4.0, -4.0])  # start with "no pip anywhere" (focal-loss prior)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        x2 = self.s2(self.stem(normalise(x)))
+        inputs = torch.cat([normalise(x), standardise(x)], dim=1) if self.contrast else normalise(x)
+        x2 = self.s2(self.stem(inputs))
         x4 = self.s4(x2)
         x8 = self.s8(x4)
         pooled = torch.cat([x8.mean(dim=(2, 3)), x8.amax(dim=(2, 3))], dim=1)

@@ -48,6 +48,8 @@ class TrainConfig:
     # ReaderNet's channels at stride 2 (x2 at 4, x3 at 8); 48, not 32, since the sixteenth session: it
     # reads 5-9 points more of the real sets for ~4 ms a frame (models/README.md).
     reader_width: int = 48
+    # ReaderNet's `contrast`: each crop also standardised by its face's own mean and contrast.
+    reader_contrast: bool = False
 
 
 @dataclass(frozen=True)
@@ -132,7 +134,7 @@ def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:
         locator.load_state_dict(state["locator"])
         reader.load_state_dict(state["reader"])
     except RuntimeError as exc:  # torch lists every mismatched tensor; the first line says enough
-        raise InvalidInput(f"expected the weights in {path} to fit nets of this shape (--reader-width?), got "
+        raise InvalidInput(f"expected the weights in {path} to fit nets of this shape (--reader-width, --reader-contrast?), got "
                            f"{str(exc).splitlines()[0]}") from exc
 
 
@@ -153,7 +155,7 @@ def train(
     .onnx files (the locator, the reader and its face part alone) and the torch weights into `out_dir`."""
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
-    locator, reader = LocatorNet(), ReaderNet(cfg.reader_width)
+    locator, reader = LocatorNet(), ReaderNet(cfg.reader_width, cfg.reader_contrast)
     if init_from is not None:
         load_weights(locator, reader, init_from)
     steps = max(1, cfg.epochs * math.ceil(len(scenes) / cfg.locator_batch))

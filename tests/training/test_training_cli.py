@@ -75,6 +75,22 @@ def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, mon
     assert [s.synth_share for s in seen] == [0.75]
 
 
+def test_the_reader_contrast_asked_for_is_the_reader_trained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    from bobing_vision.training.train import TrainConfig
+
+    seen = []
+
+    def record(scenes: list, out_dir: Path, cfg: TrainConfig, sample: object, **kwargs: object) -> None:
+        seen.append(cfg.reader_contrast)
+        raise FileNotFoundError("recorded")
+
+    monkeypatch.setattr("bobing_vision.training.train.train", record)
+    for flag in ("--reader-contrast", "--no-reader-contrast"):
+        assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", flag]) == 2
+    assert seen == [True, False]
+
+
 def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     torch = pytest.importorskip("torch")
@@ -85,7 +101,7 @@ def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Pat
     assert reader["stem.0.0.weight"].shape[0] == 8  # the stem's first conv is half the width
     # Continuing those weights at another width is a clear refusal, not a torch traceback.
     assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out)]) == 2
-    assert "to fit nets of this shape (--reader-width?)" in capsys.readouterr().err
+    assert "to fit nets of this shape (--reader-width, --reader-contrast?)" in capsys.readouterr().err
     assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out), "--reader-width", "16"]) == 0
 
 

@@ -1,0 +1,46 @@
+"""The reader's contrast channels: a faint face is seen as the same face as a bold one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from bobing_vision.training.nets import ReaderNet, standardise  # noqa: E402
+
+
+def face_crop(body: tuple[float, float, float], pip: tuple[float, float, float], side: int = 40) -> np.ndarray:
+    """A (1, 3, side, side) BGR crop: a face of colour `body` with a 3 in colour `pip` across it."""
+    crop = np.empty((3, side, side), np.float32)
+    crop[:] = np.array(body, np.float32)[:, None, None]
+    for k in (1, 2, 3):
+        y = x = side * k // 4
+        crop[:, y - 2:y + 2, x - 2:x + 2] = np.array(pip, np.float32)[:, None, None]
+    return crop[None]
+
+
+def test_a_faint_face_standardises_to_the_bold_one() -> None:
+    bold = standardise(torch.from_numpy(face_crop((230, 230, 230), (20, 20, 20))))
+    faint = standardise(torch.from_numpy(face_crop((200, 200, 200), (170, 170, 170))))
+    # A colour cast over the whole crop (warm light) changes nothing either.
+    warm = np.float32([-30, 0, 25])[:, None, None]
+    cast = standardise(torch.from_numpy(face_crop((200, 200, 200), (170, 170, 170)) + warm))
+    assert torch.allclose(bold / bold.abs().max(), faint / faint.abs().max(), atol=1e-5)
+    assert torch.allclose(faint, cast, atol=1e-5)
+    # Pips 30 levels off the body against 210: a seventh of the contrast in, over half of it out (the
+    # floor that keeps noise from becoming pips takes the rest).
+    assert faint.abs().max() > 0.6 * bold.abs().max()
+
+
+def test_a_flat_crop_is_not_stretched_into_pips() -> None:
+    noise = np.random.default_rng(0).normal(0, 2, (1, 3, 40, 40)).astype(np.float32)
+    flat = standardise(torch.from_numpy(face_crop((180, 180, 180), (180, 180, 180)) + noise))
+    assert flat.abs().max() < 2.0
+
+
+def test_the_contrast_reader_takes_six_channels_and_reads_any_crop_size() -> None:
+    reader = ReaderNet(16, contrast=True).eval()
+    assert reader.stem[0][0].in_channels == 6
+    logits, pips = reader(torch.from_numpy(face_crop((200, 200, 200), (170, 170, 170), side=48)))
+    assert logits.shape == (1, 8) and pips.shape == (1, 2, 24, 24)
