@@ -68,6 +68,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              "default: the generator's own, SceneSpec.cocked_p; 0.25 tried, not the committed recipe: models/README.md)",
     )
     parser.add_argument(
+        "--ordinary-share", type=float, default=None, metavar="S",
+        help="share of the generated scenes with ordinary dice, not Chinese ones (0 <= S <= 1; default: "
+             "the generator's own, 1 - SceneSpec.chinese_dice_p)",
+    )
+    parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
              "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
@@ -106,7 +111,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected --reader-width even and at least 8, got {args.reader_width}")
     if not 0 < args.synth_share <= 1:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
-    for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share)):
+    for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
+                          ("--ordinary-share", args.ordinary_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
     return real_folders(args)
@@ -141,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             scenes += loaded
         if args.synth:
             synth = render_synth(args.synth, seed=args.seed + 1000, small_share=args.small_share,
-                                 leaning_share=args.leaning_share)
+                                 leaning_share=args.leaning_share, ordinary_share=args.ordinary_share)
             print(f"generated scenes: {len(synth)}, {sum(len(s.dice) for s in synth)} dice")
             scenes += synth
         if args.mine_from is not None:

@@ -70,11 +70,13 @@ SMALL_FRAME = (320, 240)
 SMALL_SHARE = 0.25
 
 
-def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share: float | None = None) -> list[Scene]:
+def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share: float | None = None,
+                 ordinary_share: float | None = None) -> list[Scene]:
     """`count` generated bowl scenes with exact labels, pips included. A share is seen more obliquely
     than a webcam over the bowl sees it: phone photos and side-mounted cameras show the dice's sides.
     `small_share` of them (besides the generator's own mix of sizes) are rendered at SMALL_FRAME;
-    `leaning_share` of them have a leaning die (None: the generator's own share)."""
+    `leaning_share` of them have a leaning die, `ordinary_share` ordinary dice, not Chinese (None: the
+    generator's own shares)."""
     from bobing_vision.synth import SceneSpec, render_scene
 
     rng = np.random.default_rng(seed)
@@ -87,6 +89,8 @@ def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share:
             spec = replace(spec, size=SMALL_FRAME)
         if leaning_share is not None:
             spec = replace(spec, cocked_p=leaning_share)
+        if ordinary_share is not None:
+            spec = replace(spec, chinese_dice_p=1.0 - ordinary_share)
         image, label = render_scene(rng, spec)
         scenes.append(scene_from_label(image, label, SYNTH_SOURCE, with_pips=True))
     return scenes

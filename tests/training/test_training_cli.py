@@ -51,6 +51,7 @@ OUT_OF_RANGE = [
     *(("--reader-width", width, f"expected --reader-width even and at least 8, got {width}") for width in ("7", "6", "33")),
     *(("--small-share", share, f"expected 0 <= --small-share <= 1, got {float(share)}") for share in ("1.5", "-0.25")),
     *(("--leaning-share", share, f"expected 0 <= --leaning-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
+    *(("--ordinary-share", share, f"expected 0 <= --ordinary-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
 ]
 
 
@@ -134,3 +135,19 @@ def test_the_leaning_share_puts_a_die_that_cannot_be_read_in_that_share_of_scene
 
     assert all(leaning(1.0))
     assert sum(leaning(0.0)) < 6
+
+
+def test_the_ordinary_share_sets_which_scenes_show_chinese_dice() -> None:
+    from bobing_vision.training.scenes import UNREADABLE, render_synth
+
+    def chinese(scene) -> bool | None:  # red pips on its 1s and 4s and no others; None: no 1 or 4 shown
+        if not any(d.face in (1, 4) for d in scene.dice):
+            return None
+        flat = [d for d in scene.dice if d.face != UNREADABLE]  # a leaning die's pips are its top face's
+        return all(bool(d.pips[:, 2].all()) == (d.face in (1, 4)) for d in flat)
+
+    def kinds(share: float) -> set[bool | None]:
+        return {chinese(s) for s in render_synth(8, seed=1001, ordinary_share=share)} - {None}
+
+    assert kinds(0.0) == {True}
+    assert kinds(1.0) == {False}
