@@ -51,7 +51,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--reader-contrast", action=argparse.BooleanOptionalAction, default=None,
         help="also give the reader each crop less its face's mean colour, over its face's contrast "
-             "(faint pips, colour casts; default: TrainConfig's)",
+             "(faint pips, colour casts; default: TrainConfig's, off; tried, not kept: models/README.md)",
     )
     parser.add_argument(
         "--synth-share", type=float, default=SampleConfig.synth_share, metavar="S",
