@@ -52,9 +52,9 @@ def standardise(x: torch.Tensor) -> torch.Tensor:
     black on white, and a light's colour cast is gone. One spread for all three channels keeps hue."""
     side = x.shape[-1]
     middle = x[:, :, side // 4:side - side // 4, side // 4:side - side // 4]
-    centred = x - middle.mean(dim=(2, 3), keepdim=True)
-    spread = (middle - middle.mean(dim=(2, 3), keepdim=True)).pow(2).mean(dim=(1, 2, 3), keepdim=True).sqrt()
-    return centred / (spread + CONTRAST_FLOOR)
+    mean = middle.mean(dim=(2, 3), keepdim=True)
+    spread = (middle - mean).pow(2).mean(dim=(1, 2, 3), keepdim=True).sqrt()
+    return (x - mean) / (spread + CONTRAST_FLOOR)
 
 
 class LocatorNet(nn.Module):

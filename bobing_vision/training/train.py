@@ -134,8 +134,8 @@ def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:
         locator.load_state_dict(state["locator"])
         reader.load_state_dict(state["reader"])
     except RuntimeError as exc:  # torch lists every mismatched tensor; the first line says enough
-        raise InvalidInput(f"expected the weights in {path} to fit nets of this shape (--reader-width, --reader-contrast?), got "
-                           f"{str(exc).splitlines()[0]}") from exc
+        raise InvalidInput(f"expected the weights in {path} to fit nets of this shape (--reader-width, "
+                           f"--reader-contrast?), got {str(exc).splitlines()[0]}") from exc
 
 
 def optimiser(

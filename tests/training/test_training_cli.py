@@ -63,33 +63,30 @@ def test_an_option_out_of_range_is_refused_before_anything_is_written(
     assert not (tmp_path / "models").exists()
 
 
-def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def settings_trained_with(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *options: str) -> tuple:
+    """The (TrainConfig, SampleConfig) `bobing train` hands to training with `options` on one scene."""
     pytest.importorskip("torch")
     seen = []
 
     def record(scenes: list, out_dir: Path, cfg: object, sample: object, **kwargs: object) -> None:
-        seen.append(sample)
+        seen.append((cfg, sample))
         raise FileNotFoundError("recorded")  # stop before any training: main reports it and returns 2
 
     monkeypatch.setattr("bobing_vision.training.train.train", record)
-    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--synth-share", "0.75"]) == 2
-    assert [s.synth_share for s in seen] == [0.75]
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", *options]) == 2
+    [settings] = seen
+    return settings
+
+
+def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, sample = settings_trained_with(monkeypatch, tmp_path, "--synth-share", "0.75")
+    assert sample.synth_share == 0.75
 
 
 def test_the_reader_contrast_asked_for_is_the_reader_trained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("torch")
-    from bobing_vision.training.train import TrainConfig
-
-    seen = []
-
-    def record(scenes: list, out_dir: Path, cfg: TrainConfig, sample: object, **kwargs: object) -> None:
-        seen.append(cfg.reader_contrast)
-        raise FileNotFoundError("recorded")
-
-    monkeypatch.setattr("bobing_vision.training.train.train", record)
-    for flag in ("--reader-contrast", "--no-reader-contrast"):
-        assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", flag]) == 2
-    assert seen == [True, False]
+    for flag, contrast in (("--reader-contrast", True), ("--no-reader-contrast", False)):
+        cfg, _ = settings_trained_with(monkeypatch, tmp_path, flag)
+        assert cfg.reader_contrast is contrast
 
 
 def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Path,
