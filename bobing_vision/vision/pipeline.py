@@ -66,13 +66,15 @@ def normalize_frame(frame: object) -> np.ndarray:
     return np.ascontiguousarray(frame)
 
 
-def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -> list[DieCandidate]:
+def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig,
+                     bowl: Bowl | None = None) -> list[DieCandidate]:
     """Strongest first, drop weak candidates and any whose centre is within a share of a kept die's width.
 
     Weak: below `min_die_score`; with six candidates at `strong_die_score` or more, below that too, and
     below both `sure_die_score` and the sixth strongest score (a throw has six dice: a less sure extra
     is clutter), unless `heap_extras` or more beyond six reach `strong_die_score`: a heap of dice, not
-    one throw, where a less sure one is a die too."""
+    one throw, where a less sure one is a die too. A candidate outside `bowl` is held only to
+    `outside_die_floor` (when set): the dice in the bowl do not make it clutter."""
     kept: list[DieCandidate] = []
     ranked = sorted(candidates, key=lambda c: -c.score)
     strong = sum(1 for c in ranked if c.score >= config.strong_die_score)
@@ -82,8 +84,11 @@ def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig) -
         floor = config.strong_die_score
     else:
         floor = max(config.strong_die_score, min(config.sure_die_score, ranked[DICE - 1].score))
+    outside_floor = floor if config.outside_die_floor is None else min(
+        floor, max(config.min_die_score, config.outside_die_floor))
     for c in ranked:
-        if c.score >= floor and not any(same_die(c, k, config) for k in kept):
+        least = floor if outside_floor >= floor or in_bowl(c, bowl, config) else outside_floor
+        if c.score >= least and not any(same_die(c, k, config) for k in kept):
             kept.append(c)
     return kept
 
@@ -112,7 +117,7 @@ def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     roi = (float(x0) - grow, float(y0) - grow, float(x1) + grow, float(y1) + grow)
     new = [c for c in detector.detect(image, roi=roi, zoom=config.closer_zoom)
            if not any(same_die(c, k, config) for k in candidates)]
-    return merge_duplicates([*candidates, *new], config) if new else list(candidates)
+    return merge_duplicates([*candidates, *new], config, bowl) if new else list(candidates)
 
 
 def top_face_pips(candidate: DieCandidate, config: ReaderConfig) -> DieCandidate:
@@ -367,7 +372,8 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
             bowl = None
     found = bowl if bowl is not None else find_bowl(image, config.bowl)
     roi = None if found is None or config.roi_margin is None else bowl_roi(found, config.roi_margin, width, height)
-    candidates = look_closer(image, detector, merge_duplicates(detector.detect(image, roi=roi), config), found, config)
+    found_here = merge_duplicates(detector.detect(image, roi=roi), config, found)
+    candidates = look_closer(image, detector, found_here, found, config)
     candidates = [top_face_pips(c, config) for c in candidates]
     # Top to bottom, then left to right: "die 3" means the same die to a person reading the picture.
     candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, box_width(c.box))), c.center[0]))

@@ -451,6 +451,22 @@ def test_a_seventh_as_sure_as_the_sixth_die_is_not_dropped() -> None:
     assert reading.status is ReadingStatus.WRONG_DICE_COUNT and len(reading.dice) == 7
 
 
+def test_a_die_outside_is_not_clutter_for_a_painted_blob_in_the_bowl() -> None:
+    """Five dice and a blob of the bowl's painting outrank a die that jumped out (two generated scenes,
+    seeds 1248 and 3604): the clutter floor of the six strongest dropped the die and the blob's award
+    was announced. Held to `outside_die_floor` instead, the die is kept: seven things read, no award."""
+    blob = die(320, 300, 1, score=0.75)
+    jumped_out = die(600, 40, 3, score=0.66)
+    reading = read(six("44441") + [blob, jumped_out])
+    assert reading.award is None and reading.status is ReadingStatus.WRONG_DICE_COUNT, reading.notes
+    assert [d.face for d in reading.dice if not d.in_bowl] == [3]
+    before = read(six("44441") + [blob, jumped_out], config=ReaderConfig(outside_die_floor=None))
+    assert before.status is ReadingStatus.OK  # the blob's award
+    # The six strongest still make a weaker thing in the bowl clutter, and one outside below the floor.
+    assert read(six("444411") + [die(320, 300, 1, score=0.6)]).status is ReadingStatus.OK
+    assert read(six("444411") + [die(600, 40, 3, score=0.6)]).status is ReadingStatus.OK
+
+
 @pytest.mark.parametrize("seventh_score", [0.9, 0.6])  # a seventh as sure as the six, or less sure
 def test_two_extras_beside_six_sure_dice_make_a_heap_not_clutter(seventh_score: float) -> None:
     """A heap of dice is no throw of six, so the six-dice prior does not make the less sure ones
