@@ -10,7 +10,7 @@ from pathlib import Path
 from bobing_vision.dataset.labels import labelled_sets
 from bobing_vision.errors import BobingError, InvalidInput
 from bobing_vision.training.samples import SampleConfig
-from bobing_vision.training.scenes import SMALL_SHARE
+from bobing_vision.training.scenes import ORDINARY_SHARE, SMALL_SHARE
 
 HELP = "train the dice models and export ONNX (needs torch)"
 
@@ -68,9 +68,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              "default: the generator's own, SceneSpec.cocked_p; 0.25 tried, not the committed recipe: models/README.md)",
     )
     parser.add_argument(
-        "--ordinary-share", type=float, default=None, metavar="S",
-        help="share of the generated scenes with ordinary dice, not Chinese ones (0 <= S <= 1; default: "
-             "the generator's own, 1 - SceneSpec.chinese_dice_p)",
+        "--ordinary-share", type=float, default=ORDINARY_SHARE, metavar="S",
+        help="share of the generated scenes with ordinary dice, not Chinese ones (0 <= S <= 1; "
+             f"{ORDINARY_SHARE:g} by default, the committed models' recipe; 0.2: the generator's own, the recipes "
+             "before it)",
     )
     parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
