@@ -161,9 +161,9 @@ class ReaderConfig:
     # make it clutter: five dice and a painted blob in the bowl outrank a die that jumped out, and the
     # blob's award is a wrong one; kept, seven things are read and a person looks. 0.65, the score that
     # lets a die outside void a throw (`sure_outside_score`); `bench/compare_models.py` on 33 generated
-    # sets and `sample_images` (twenty-fourth session): committed models right awards 4621 -> 4621,
-    # wrong verdicts 8 -> 8, right voids 820 -> 821; the models trained with more ordinary dice 4671 ->
-    # 4671, wrong verdicts 9 -> 8 (seed 3604 scene 4); at 0.5, 4620 and 8 / 4671 and 8, right voids fewer.
+    # sets and `sample_images` (twenty-fourth session): the twenty-first session's models right awards
+    # 4621 -> 4621, wrong verdicts 8 -> 8, right voids 820 -> 821; the models that replaced them (more
+    # ordinary dice) 4671 -> 4671, wrong verdicts 9 -> 8 (seed 3604 scene 4); at 0.5, right voids fewer.
     outside_die_floor: float | None = 0.65
     # Two candidates closer than this share of the larger die's width are the same die.
     duplicate_frac: float = 0.5

@@ -372,8 +372,8 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
             bowl = None
     found = bowl if bowl is not None else find_bowl(image, config.bowl)
     roi = None if found is None or config.roi_margin is None else bowl_roi(found, config.roi_margin, width, height)
-    found_here = merge_duplicates(detector.detect(image, roi=roi), config, found)
-    candidates = look_closer(image, detector, found_here, found, config)
+    candidates = merge_duplicates(detector.detect(image, roi=roi), config, found)
+    candidates = look_closer(image, detector, candidates, found, config)
     candidates = [top_face_pips(c, config) for c in candidates]
     # Top to bottom, then left to right: "die 3" means the same die to a person reading the picture.
     candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, box_width(c.box))), c.center[0]))

@@ -452,9 +452,9 @@ def test_a_seventh_as_sure_as_the_sixth_die_is_not_dropped() -> None:
 
 
 def test_a_die_outside_is_not_clutter_for_a_painted_blob_in_the_bowl() -> None:
-    """Five dice and a blob of the bowl's painting outrank a die that jumped out (two generated scenes,
-    seeds 1248 and 3604): the clutter floor of the six strongest dropped the die and the blob's award
-    was announced. Held to `outside_die_floor` instead, the die is kept: seven things read, no award."""
+    """Five dice and a blob of the bowl's painting outrank a die that jumped out (generated seed 3604,
+    scene 4): the clutter floor of the six strongest dropped the die and the blob's award was
+    announced. Held to `outside_die_floor` instead, the die is kept: seven things read, no award."""
     blob = die(320, 300, 1, score=0.75)
     jumped_out = die(600, 40, 3, score=0.66)
     reading = read(six("44441") + [blob, jumped_out])
