@@ -103,8 +103,8 @@ def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     """The candidates, and the dice a closer look finds: with a bowl in view, three to five dice in it
     and fewer than six in all, the locator looks again around the dice in the bowl,
     `ReaderConfig.closer_zoom` times as big. Dice pressed together can leave one peak for two at the
-    whole frame's scale. Only candidates where no die was found yet are added: the dice already found
-    keep their reads. A die found outside makes six: the throw is void, nothing is missing."""
+    whole frame's scale. Only candidates where no die was found yet, and at `closer_min_score`, are
+    added: the dice already found keep their reads. A die found outside makes six: the throw is void, nothing is missing."""
     if config.closer_zoom is None or bowl is None or len(candidates) >= DICE:
         return list(candidates)
     inside = [in_bowl(c, bowl, config) for c in candidates]
@@ -115,8 +115,9 @@ def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     (x0, y0), (x1, y1) = centres.min(axis=0), centres.max(axis=0)
     grow = config.closer_margin * typical
     roi = (float(x0) - grow, float(y0) - grow, float(x1) + grow, float(y1) + grow)
+    least = config.min_die_score if config.closer_min_score is None else config.closer_min_score
     new = [c for c in detector.detect(image, roi=roi, zoom=config.closer_zoom)
-           if not any(same_die(c, k, config) for k in candidates)]
+           if c.score >= least and not any(same_die(c, k, config) for k in candidates)]
     return merge_duplicates([*candidates, *new], config, bowl) if new else list(candidates)
 
 

@@ -170,6 +170,16 @@ def test_no_closer_look_where_no_die_is_missing_from_a_throw(case: str, candidat
     assert detector.zooms == [None], case
 
 
+def test_the_closer_look_adds_only_a_strong_candidate() -> None:
+    """Zoomed in, the bowl's painting scores higher too: a blob at 0.44 read as a sure 1 beside five
+    dice gave an award while the sixth die lay unseen on the table (generated seed 1248 scene 151)."""
+    painted = die(265, 262, 1, score=0.44)
+    reading, _ = read_closer(six("44441"), [painted])
+    assert reading.message.startswith("5 dice seen") and reading.award is None
+    reading, _ = read_closer(six("44441"), [painted], config=ReaderConfig(closer_min_score=None))
+    assert reading.status is ReadingStatus.OK  # the blob's award, as before
+
+
 def test_a_closer_look_keeps_the_reads_of_the_dice_already_found() -> None:
     # The zoomed look sees the first 4 again, surer and as a 6: the die keeps its first read.
     again = replace(die(250, 240, 6), score=0.99)
