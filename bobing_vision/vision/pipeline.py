@@ -104,7 +104,8 @@ def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     and fewer than six in all, the locator looks again around the dice in the bowl,
     `ReaderConfig.closer_zoom` times as big. Dice pressed together can leave one peak for two at the
     whole frame's scale. Only candidates where no die was found yet, and at `closer_min_score`, are
-    added: the dice already found keep their reads. A die found outside makes six: the throw is void, nothing is missing."""
+    added: the dice already found keep their reads. A die found outside makes six: the throw is void,
+    nothing is missing."""
     if config.closer_zoom is None or bowl is None or len(candidates) >= DICE:
         return list(candidates)
     inside = [in_bowl(c, bowl, config) for c in candidates]
