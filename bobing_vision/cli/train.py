@@ -49,6 +49,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="the reader's channels at its first stage, even, at least 8 (default: TrainConfig's, 48)",
     )
     parser.add_argument(
+        "--reader-deep-width", type=int, default=None, metavar="C",
+        help="the reader's channels at stride 8, where it sees the whole face (default: 3 x --reader-width)",
+    )
+    parser.add_argument(
+        "--reader-deep-blocks", type=int, default=None, metavar="N",
+        help="the reader's blocks at stride 8, at least 1 (default: TrainConfig's, 2)",
+    )
+    parser.add_argument(
         "--reader-contrast", action=argparse.BooleanOptionalAction, default=None,
         help="also give the reader each crop less its face's mean colour, over its face's contrast "
              "(faint pips, colour casts; default: TrainConfig's, off; tried, not kept: models/README.md)",
@@ -110,6 +118,10 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected --crop a multiple of 8, at least 24, got {args.crop}")
     if args.reader_width is not None and (args.reader_width < 8 or args.reader_width % 2):
         raise InvalidInput(f"expected --reader-width even and at least 8, got {args.reader_width}")
+    if args.reader_deep_width is not None and args.reader_deep_width < 8:
+        raise InvalidInput(f"expected --reader-deep-width at least 8, got {args.reader_deep_width}")
+    if args.reader_deep_blocks is not None and args.reader_deep_blocks < 1:
+        raise InvalidInput(f"expected --reader-deep-blocks at least 1, got {args.reader_deep_blocks}")
     if not 0 < args.synth_share <= 1:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
     for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
@@ -167,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, reader_width=args.reader_width)
     if args.reader_contrast is not None:
         cfg = replace(cfg, reader_contrast=args.reader_contrast)
+    if args.reader_deep_width is not None:
+        cfg = replace(cfg, reader_deep_width=args.reader_deep_width)
+    if args.reader_deep_blocks is not None:
+        cfg = replace(cfg, reader_deep_blocks=args.reader_deep_blocks)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
     try:
         result = train(scenes, args.out, cfg, sample, max_steps=args.max_steps, log=lambda s: print(s, flush=True),

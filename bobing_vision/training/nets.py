@@ -92,19 +92,23 @@ class LocatorNet(nn.Module):
 class ReaderNet(nn.Module):
     """Crops (N, 3, S, S) -> face logits (N, 8) and pip heat (N, 2, S/2, S/2) (black, red; sigmoid)."""
 
-    def __init__(self, width: int = 32, contrast: bool = False) -> None:
+    def __init__(self, width: int = 32, contrast: bool = False, deep_width: int | None = None,
+                 deep_blocks: int = 2) -> None:
         super().__init__()
         w = width
+        # The stride-8 stage (5x5 cells of a 40 px crop) sees the whole face and costs little at that
+        # size: the face head's capacity can grow there without slowing the stride-2 convolutions.
+        deep = 3 * w if deep_width is None else deep_width
         # `contrast`: the crop standardised (`standardise`) beside it, three more input channels.
         self.contrast = contrast
         self.stem = nn.Sequential(conv_bn(6 if contrast else 3, w // 2), conv_bn(w // 2, w, 2))  # stride 2
         self.s2 = nn.Sequential(SepBlock(w, w), SepBlock(w, w))
         self.s4 = nn.Sequential(SepBlock(w, 2 * w, 2), SepBlock(2 * w, 2 * w))
-        self.s8 = nn.Sequential(SepBlock(2 * w, 3 * w, 2), SepBlock(3 * w, 3 * w))
+        self.s8 = nn.Sequential(SepBlock(2 * w, deep, 2), *(SepBlock(deep, deep) for _ in range(deep_blocks - 1)))
         self.up = nn.Conv2d(2 * w, w, 1)
         pip_last = nn.Conv2d(w, 2, 1)
         self.pip_head = nn.Sequential(nn.Conv2d(w, w, 3, 1, 1), nn.ReLU(inplace=True), pip_last)
-        self.face_head = nn.Sequential(nn.Linear(6 * w, 64), nn.ReLU(inplace=True), nn.Linear(64, READER_CLASSES))
+        self.face_head = nn.Sequential(nn.Linear(2 * deep, 64), nn.ReLU(inplace=True), nn.Linear(64, READER_CLASSES))
         set_bias(pip_last, [-4.0, -4.0])  # start with "no pip anywhere" (focal-loss prior)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

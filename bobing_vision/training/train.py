@@ -50,6 +50,9 @@ class TrainConfig:
     reader_width: int = 48
     # ReaderNet's `contrast`: each crop also standardised by its face's own mean and contrast.
     reader_contrast: bool = False
+    # ReaderNet's stride-8 stage: its channels (None: 3 x reader_width) and blocks.
+    reader_deep_width: int | None = None
+    reader_deep_blocks: int = 2
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,8 @@ def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:
         reader.load_state_dict(state["reader"])
     except RuntimeError as exc:  # torch lists every mismatched tensor; the first line says enough
         raise InvalidInput(f"expected the weights in {path} to fit nets of this shape (--reader-width, "
-                           f"--reader-contrast?), got {str(exc).splitlines()[0]}") from exc
+                           f"--reader-deep-width, --reader-deep-blocks, --reader-contrast?), "
+                           f"got {str(exc).splitlines()[0]}") from exc
 
 
 def optimiser(
@@ -155,7 +159,8 @@ def train(
     .onnx files (the locator, the reader and its face part alone) and the torch weights into `out_dir`."""
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
-    locator, reader = LocatorNet(), ReaderNet(cfg.reader_width, cfg.reader_contrast)
+    locator = LocatorNet()
+    reader = ReaderNet(cfg.reader_width, cfg.reader_contrast, cfg.reader_deep_width, cfg.reader_deep_blocks)
     if init_from is not None:
         load_weights(locator, reader, init_from)
     steps = max(1, cfg.epochs * math.ceil(len(scenes) / cfg.locator_batch))

@@ -1,4 +1,4 @@
-"""The reader's contrast channels: a faint face is seen as the same face as a bold one."""
+"""The reader net: its contrast channels (a faint face is seen as the same face as a bold one) and its shape."""
 
 from __future__ import annotations
 
@@ -44,3 +44,12 @@ def test_the_contrast_reader_takes_six_channels_and_reads_any_crop_size() -> Non
     assert reader.stem[0][0].in_channels == 6
     logits, pips = reader(torch.from_numpy(face_crop((200, 200, 200), (170, 170, 170), side=48)))
     assert logits.shape == (1, 8) and pips.shape == (1, 2, 24, 24)
+
+
+def test_the_reader_stride_8_stage_takes_its_own_width_and_depth() -> None:
+    reader = ReaderNet(16, deep_width=40, deep_blocks=3).eval()
+    assert len(reader.s8) == 3 and all(block.pw[0].out_channels == 40 for block in reader.s8)
+    logits, pips = reader(torch.from_numpy(face_crop((230, 230, 230), (20, 20, 20))))
+    assert logits.shape == (1, 8) and pips.shape == (1, 2, 20, 20)
+    default = ReaderNet(16)  # 3 x the width in 2 blocks: the committed models' shape
+    assert len(default.s8) == 2 and default.s8[-1].pw[0].out_channels == 48

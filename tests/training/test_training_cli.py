@@ -49,6 +49,8 @@ def test_leaving_out_a_set_that_is_not_there_is_an_error(tmp_path: Path, capsys:
 OUT_OF_RANGE = [
     *(("--synth-share", share, f"expected 0 < --synth-share <= 1, got {float(share)}") for share in ("0", "1.5", "-0.25")),
     *(("--reader-width", width, f"expected --reader-width even and at least 8, got {width}") for width in ("7", "6", "33")),
+    *(("--reader-deep-width", width, f"expected --reader-deep-width at least 8, got {width}") for width in ("7", "0")),
+    ("--reader-deep-blocks", "0", "expected --reader-deep-blocks at least 1, got 0"),
     *(("--small-share", share, f"expected 0 <= --small-share <= 1, got {float(share)}") for share in ("1.5", "-0.25")),
     *(("--leaning-share", share, f"expected 0 <= --leaning-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--ordinary-share", share, f"expected 0 <= --ordinary-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
@@ -89,6 +91,13 @@ def test_the_reader_contrast_asked_for_is_the_reader_trained(tmp_path: Path, mon
         assert cfg.reader_contrast is contrast
 
 
+def test_the_reader_deep_stage_given_is_the_stage_trained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg, _ = settings_trained_with(monkeypatch, tmp_path, "--reader-deep-width", "40", "--reader-deep-blocks", "3")
+    assert (cfg.reader_deep_width, cfg.reader_deep_blocks) == (40, 3)
+    cfg, _ = settings_trained_with(monkeypatch, tmp_path)
+    assert (cfg.reader_deep_width, cfg.reader_deep_blocks) == (None, 2)  # the committed models' reader
+
+
 def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     torch = pytest.importorskip("torch")
@@ -99,7 +108,8 @@ def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Pat
     assert reader["stem.0.0.weight"].shape[0] == 8  # the stem's first conv is half the width
     # Continuing those weights at another width is a clear refusal, not a torch traceback.
     assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out)]) == 2
-    assert "to fit nets of this shape (--reader-width, --reader-contrast?)" in capsys.readouterr().err
+    assert "to fit nets of this shape (--reader-width, --reader-deep-width, --reader-deep-blocks, --reader-contrast?)" \
+        in capsys.readouterr().err
     assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out), "--reader-width", "16"]) == 0
 
 
