@@ -257,5 +257,12 @@ class ReaderConfig:
     # of the median: seen from above, one throw's dice are; in an oblique photo the near ones are
     # bigger (dice3's photos, 0.18 median, up to 0.37; generated bowls 0.09, byler's trays 0.13).
     max_size_spread: float = 0.2
+    # A 4 or a 5 read in the bowl whose pips lie less square than this on the table (`pip_layout.face_aspect`:
+    # the camera's tilt undone by the rim's ellipse) is not read: a leaning die's side, squeezed as it
+    # turns towards the camera, read for its top. None: never. Only dice this many pixels wide or more:
+    # the pips of smaller ones are placed too roughly to measure. Only 4s and 5s: their pips lie on a
+    # square on every die, a 6's rows and columns differ from maker to maker.
+    lean_min_aspect: float | None = None
+    lean_min_width: float = 18.0
     # The red pips of a Chinese die are on the 1 and the 4 only; a red pip elsewhere means a misread.
     red_faces: tuple[int, ...] = (1, 4)

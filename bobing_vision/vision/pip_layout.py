@@ -16,6 +16,7 @@ import numpy as np
 from bobing_vision.die_faces import PIP_LAYOUT, face_reach, turned_half
 from bobing_vision.vision.config import LayoutConfig
 from bobing_vision.vision.detector import Pip, Point
+from bobing_vision.vision.reading import Bowl
 
 
 def layout_pips(pips: Sequence[Pip], center: Point, box_side: float, face: int,
@@ -61,3 +62,20 @@ def layout_pips(pips: Sequence[Pip], center: Point, box_side: float, face: int,
     best = np.unravel_index(int(residual.argmin()), residual.shape)
     keep = set(nearest[best].tolist())
     return tuple(p for i, p in enumerate(pips) if i in keep)
+
+
+def face_aspect(pips: Sequence[Pip], bowl: Bowl) -> float | None:
+    """How square the pips of a 4, 5 or 6 lie on the table: the narrower spread of their centres over
+    the wider, after undoing the camera's tilt as the bowl's rim shows it (a circle seen as an ellipse:
+    a face lying flat is foreshortened as the rim is). About 1 for a face lying flat; a leaning die's
+    side, tilted towards the camera, is squeezed further. None for fewer than four pips: a 2 or a 3
+    lies on a line and a 1 is one pip."""
+    if len(pips) < 4:
+        return None
+    points = np.asarray([p.center for p in pips], np.float64)
+    points -= points.mean(axis=0)
+    t = np.deg2rad(bowl.angle_deg)
+    along = (points[:, 0] * np.cos(t) + points[:, 1] * np.sin(t)) / bowl.rx  # in the rim's own axes
+    across = (-points[:, 0] * np.sin(t) + points[:, 1] * np.cos(t)) / bowl.ry
+    spread = np.linalg.eigvalsh(np.cov(np.stack([along, across])))
+    return float(np.sqrt(max(spread[0], 0.0) / spread[1])) if spread[1] > 0 else None

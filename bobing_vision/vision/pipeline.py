@@ -24,7 +24,7 @@ from bobing_vision.vision.bowl import ellipse_box, find_bowl
 from bobing_vision.vision.calibration import Calibration
 from bobing_vision.vision.config import ReaderConfig
 from bobing_vision.vision.detector import DieCandidate
-from bobing_vision.vision.pip_layout import layout_pips
+from bobing_vision.vision.pip_layout import face_aspect, layout_pips
 from bobing_vision.vision.reading import (Bowl, Box, DieReading, Point, Reading, ReadingStatus, box_width,
                                          dice_median_width)
 from bobing_vision.vision.rim_print import BowlTracker
@@ -350,6 +350,26 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     return why
 
 
+SQUARE_FACES = (4, 5)  # faces whose pips lie on a square on every die (a 6's grid differs by maker)
+
+
+def check_lean(candidates: Sequence[DieCandidate], inside: Sequence[bool], read: Sequence[bool], bowl: Bowl | None,
+               config: ReaderConfig) -> list[str | None]:
+    """Why each die read (`read`) in the bowl must not be scored as leaning, or None: a 4 or a 5 whose
+    pips lie less square on the table than `ReaderConfig.lean_min_aspect` (`pip_layout.face_aspect`)."""
+    why: list[str | None] = [None] * len(candidates)
+    if config.lean_min_aspect is None or bowl is None:
+        return why
+    for k, c in enumerate(candidates):
+        if not (read[k] and inside[k] and c.face in SQUARE_FACES and c.pip_count == c.face
+                and box_width(c.box) >= config.lean_min_width):
+            continue
+        aspect = face_aspect(c.pips, bowl)
+        if aspect is not None and aspect < config.lean_min_aspect:
+            why[k] = f"its pips lie {aspect:.2f} as wide as long: a leaning die's side?"
+    return why
+
+
 def bowl_roi(bowl: Bowl, margin: float, width: int, height: int) -> Box:
     """The bowl's bounding box grown by `margin` of its size, clipped to the frame."""
     x0, y0, x1, y1 = ellipse_box(bowl.ellipse, margin)
@@ -383,7 +403,9 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     chinese_dice = chinese_set([c for c, i in zip(candidates, inside) if i], config)
     judged = [judge_face(c, config, chinese_dice) for c in candidates]
     candidates, judged = read_unread_again(image, detector, candidates, inside, judged, chinese_dice, config)
-    misfits = check_sizes(image, detector, candidates, inside, [f is not None for f, _ in judged], config)
+    read = [f is not None for f, _ in judged]
+    misfits = [size or lean for size, lean in zip(check_sizes(image, detector, candidates, inside, read, config),
+                                                  check_lean(candidates, inside, read, found, config))]
     bowl_full = sum(inside) >= DICE
     dice: list[DieReading] = []
     for c, is_in, (face, why), misfit in zip(candidates, inside, judged, misfits):

@@ -9,7 +9,8 @@ import pytest
 from bobing_vision.die_faces import PIP_LAYOUT
 from bobing_vision.vision.config import LayoutConfig, ReaderConfig
 from bobing_vision.vision.detector import DieCandidate, Pip
-from bobing_vision.vision.pip_layout import layout_pips
+from bobing_vision.vision.reading import Bowl
+from bobing_vision.vision.pip_layout import face_aspect, layout_pips
 from bobing_vision.vision.pipeline import top_face_pips
 
 SIDE = 40.0  # the top face's side in pixels
@@ -100,3 +101,37 @@ def test_the_pipeline_keeps_the_top_face_pips_of_a_fairly_sure_face() -> None:
 def test_the_pipeline_leaves_other_pips_as_found(case: str, face: int, prob: float, extra: list[Pip]) -> None:
     found = face_pips(3, 0.0) + extra
     assert top_face_pips(candidate(face, prob, found), ReaderConfig()).pips == tuple(found)
+
+
+def squeezed(pips: list[Pip], along_deg: float, factor: float) -> list[Pip]:
+    """The pips as a camera sees them when their face is foreshortened by `factor` along `along_deg`."""
+    c, s = math.cos(math.radians(along_deg)), math.sin(math.radians(along_deg))
+    out = []
+    for p in pips:
+        dx, dy = p.center[0] - CENTER[0], p.center[1] - CENTER[1]
+        u, v = (dx * c + dy * s) * factor, -dx * s + dy * c
+        out.append(Pip(center=(CENTER[0] + u * c - v * s, CENTER[1] + u * s + v * c), red=p.red))
+    return out
+
+
+@pytest.mark.parametrize("face", [4, 5])
+@pytest.mark.parametrize("rim_deg", [0.0, 30.0, 90.0])
+def test_a_face_lying_flat_is_square_once_the_rims_tilt_is_undone(face: int, rim_deg: float) -> None:
+    # A camera 40 degrees off vertical sees the rim (a circle) and a flat top face squeezed alike.
+    tilt = math.cos(math.radians(40))
+    bowl = Bowl(cx=320.0, cy=240.0, rx=200.0, ry=200.0 * tilt, angle_deg=rim_deg)
+    seen = squeezed(face_pips(face, turn_deg=25.0), rim_deg + 90.0, tilt)
+    assert face_aspect(seen, bowl) == pytest.approx(1.0, abs=1e-6)
+    assert face_aspect(seen, Bowl(cx=320.0, cy=240.0, rx=200.0, ry=200.0)) == pytest.approx(tilt, abs=1e-6)
+
+
+def test_a_leaning_dies_side_is_squeezed_across_the_rims_tilt() -> None:
+    tilt = math.cos(math.radians(30))
+    bowl = Bowl(cx=320.0, cy=240.0, rx=200.0, ry=200.0 * tilt)
+    side = squeezed(squeezed(face_pips(4), 90.0, tilt), 0.0, 0.55)  # turned 57 degrees towards the camera
+    assert face_aspect(side, bowl) == pytest.approx(0.55, abs=1e-6)
+
+
+@pytest.mark.parametrize("face", [1, 2, 3])
+def test_a_face_of_fewer_than_four_pips_has_no_aspect(face: int) -> None:
+    assert face_aspect(face_pips(face), Bowl(cx=320.0, cy=240.0, rx=200.0, ry=200.0)) is None
