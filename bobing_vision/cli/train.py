@@ -82,6 +82,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              "before it)",
     )
     parser.add_argument(
+        "--leaning-side-share", type=float, default=SampleConfig.leaning_spot_p, metavar="S",
+        help="share of the reader's die crops, in scenes with a leaning die that --mine-from's locator "
+             "peaked on off its top face, taken at that spot as 'unreadable' (0 <= S <= 1; "
+             f"{SampleConfig.leaning_spot_p:g} by default)",
+    )
+    parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
              "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
@@ -125,7 +131,7 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
     if not 0 < args.synth_share <= 1:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
     for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
-                          ("--ordinary-share", args.ordinary_share)):
+                          ("--ordinary-share", args.ordinary_share), ("--leaning-side-share", args.leaning_side_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
     return real_folders(args)
@@ -165,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
             scenes += synth
         if args.mine_from is not None:
             scenes = mine_negatives(scenes, args.mine_from)
-            print(f"mined {sum(len(s.negatives) for s in scenes)} false dice with {args.mine_from}")
+            print(f"mined {sum(len(s.negatives) for s in scenes)} false dice and "
+                  f"{sum(len(s.leaning_spots) for s in scenes)} spots on leaning dice' sides with {args.mine_from}")
     except (BobingError, OSError) as exc:
         print(f"bobing train: {exc}", file=sys.stderr)
         return 2
@@ -183,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, reader_deep_width=args.reader_deep_width)
     if args.reader_deep_blocks is not None:
         cfg = replace(cfg, reader_deep_blocks=args.reader_deep_blocks)
-    sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
+    sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share)
     try:
         result = train(scenes, args.out, cfg, sample, max_steps=args.max_steps, log=lambda s: print(s, flush=True),
                        init_from=args.init_from)

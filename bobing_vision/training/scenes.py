@@ -30,6 +30,9 @@ class Scene:
     dice: tuple[DieTarget, ...]
     source: str  # the set's name, for per-set figures
     negatives: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) spots a model took for dice
+    # (K, 3) x, y and face side of the spots a model took for a die's top face on a leaning die, off its
+    # top face's centre: a side face that the reader must learn to call unreadable, not read.
+    leaning_spots: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
 
     @property
     def has_pips(self) -> bool:
@@ -113,9 +116,28 @@ def near_a_die(point: np.ndarray, scene: Scene, size: float | None = None) -> bo
     return bool((np.hypot(*(centers - point).T) < DIE_REACH * sides).any())
 
 
+# A spot this share of a leaning die's face side or more from its top face's centre, and nearer that
+# die than any other, is a side face the locator took for a top face (generated sets: the peaks that
+# misread a leaning die lay 0.3-0.7 of its side off).
+LEANING_SPOT_OFF = 0.25
+
+
+def leaning_spot(point: np.ndarray, scene: Scene) -> tuple[float, float, float] | None:
+    """(x, y, face side) when `point` lies on a leaning die (nearest, within DIE_REACH) off its top face."""
+    if not scene.dice:
+        return None
+    reach = [float(np.hypot(*(np.asarray(d.center) - point))) / d.size for d in scene.dice]
+    k = int(np.argmin(reach))
+    die = scene.dice[k]
+    if die.face != UNREADABLE or not LEANING_SPOT_OFF <= reach[k] < DIE_REACH:
+        return None
+    return float(point[0]), float(point[1]), die.size
+
+
 def mine_negatives(scenes: list[Scene], models_dir: Path, min_heat: float = 0.2) -> list[Scene]:
     """Bootstrapping: the spots an earlier locator took for dice that are no labelled die (coins, crumbs,
-    board-game pieces) become the reader's hard "not a die" examples."""
+    board-game pieces) become the reader's hard "not a die" examples, and those on a leaning die's side
+    its "unreadable" ones."""
     from bobing_vision.vision.detector import DetectorConfig, DiceDetector
 
     detector = DiceDetector(models_dir, DetectorConfig(peak_threshold=min_heat))
@@ -123,5 +145,7 @@ def mine_negatives(scenes: list[Scene], models_dir: Path, min_heat: float = 0.2)
     for scene in scenes:
         located = detector.locate(scene.image)
         keep = [p for p in located.centers if not near_a_die(p, scene)]
-        out.append(replace(scene, negatives=np.array(keep, np.float64).reshape(-1, 2)))
+        sides = [spot for spot in (leaning_spot(p, scene) for p in located.centers) if spot is not None]
+        out.append(replace(scene, negatives=np.array(keep, np.float64).reshape(-1, 2),
+                           leaning_spots=np.array(sides, np.float64).reshape(-1, 3)))
     return out

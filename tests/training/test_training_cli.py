@@ -53,6 +53,7 @@ OUT_OF_RANGE = [
     ("--reader-deep-blocks", "0", "expected --reader-deep-blocks at least 1, got 0"),
     *(("--small-share", share, f"expected 0 <= --small-share <= 1, got {float(share)}") for share in ("1.5", "-0.25")),
     *(("--leaning-share", share, f"expected 0 <= --leaning-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
+    *(("--leaning-side-share", share, f"expected 0 <= --leaning-side-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--ordinary-share", share, f"expected 0 <= --ordinary-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
 ]
 
@@ -83,6 +84,11 @@ def settings_trained_with(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *opti
 def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, sample = settings_trained_with(monkeypatch, tmp_path, "--synth-share", "0.75")
     assert sample.synth_share == 0.75
+
+
+def test_the_leaning_side_share_given_is_the_share_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, sample = settings_trained_with(monkeypatch, tmp_path, "--leaning-side-share", "0.3")
+    assert sample.leaning_spot_p == 0.3
 
 
 def test_the_reader_contrast_asked_for_is_the_reader_trained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

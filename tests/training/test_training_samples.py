@@ -11,8 +11,8 @@ import pytest
 
 from bobing_vision.training.augment import AugmentConfig, photometric
 from bobing_vision.training.samples import SampleConfig, background_point, locator_sample, reader_sample
-from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene, near_a_die
-from bobing_vision.vision.detector import LOCATOR_STRIDE, NOT_A_DIE_CLASS, READER_STRIDE, UNREADABLE_CLASS
+from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene, leaning_spot, mine_negatives, near_a_die
+from bobing_vision.vision.detector import LOCATOR_STRIDE, NOT_A_DIE_CLASS, READER_STRIDE, UNREADABLE_CLASS, Located
 
 NO_AUG = AugmentConfig(
     gain_sigma=0.0, brightness_sigma=0.0, contrast_range=(1.0, 1.0), gamma_sigma=0.0, desaturate_p=0.0,
@@ -80,6 +80,43 @@ def test_near_a_die_is_within_most_of_that_die_face_side() -> None:
     assert not near_a_die(np.array([50.0, 85.0]), scene)  # 35 px: 0.875
     assert not near_a_die(np.array([150.0, 60.0]), scene)  # 10 px from the small die, a whole side
     assert near_a_die(np.array([150.0, 60.0]), scene, size=40.0)  # ...but near for a die of 40 px
+
+
+def test_a_leaning_spot_is_off_a_leaning_dies_top_face_and_nearest_that_die() -> None:
+    scene = Scene(image=np.zeros((100, 200, 3), np.uint8), source="synth",
+                  dice=(DieTarget((50.0, 50.0), 20.0, UNREADABLE, None), DieTarget((90.0, 50.0), 20.0, 3, None)))
+    assert leaning_spot(np.array([50.0, 62.0]), scene) == (50.0, 62.0, 20.0)  # 0.6 of its side off: its side face
+    assert leaning_spot(np.array([52.0, 50.0]), scene) is None  # 0.1 off: its top face, trained as it is
+    assert leaning_spot(np.array([80.0, 50.0]), scene) is None  # nearer the flat die beside it
+    assert leaning_spot(np.array([50.0, 70.0]), scene) is None  # a whole side off: not that die
+    assert leaning_spot(np.array([90.0, 60.0]), replace(scene, dice=scene.dice[1:])) is None  # no leaning die
+
+
+def test_mining_sorts_the_peaks_into_false_dice_and_leaning_dice_sides(monkeypatch: pytest.MonkeyPatch) -> None:
+    peaks = np.array([[50.0, 62.0], [150.0, 20.0], [91.0, 50.0]])  # a leaning die's side, a crumb, a flat die
+
+    class Peaks:
+        def __init__(self, *args: object) -> None: ...
+
+        def locate(self, image: np.ndarray) -> Located:
+            return Located(centers=peaks, sizes=np.full(3, 20.0), scores=np.ones(3))
+
+    monkeypatch.setattr("bobing_vision.vision.detector.DiceDetector", Peaks)
+    scene = Scene(image=np.zeros((100, 200, 3), np.uint8), source="synth",
+                  dice=(DieTarget((50.0, 50.0), 20.0, UNREADABLE, None), DieTarget((90.0, 50.0), 20.0, 3, None)))
+    [mined] = mine_negatives([scene], Path("unused"))
+    assert mined.negatives.tolist() == [[150.0, 20.0]]
+    assert mined.leaning_spots.tolist() == [[50.0, 62.0, 20.0]]
+
+
+@pytest.mark.parametrize(("share", "unreadable"), [(1.0, True), (0.0, False)])
+def test_a_leaning_spot_is_trained_as_unreadable_at_its_share(share: float, unreadable: bool) -> None:
+    scene = replace(one_die_scene(face=4), leaning_spots=np.array([[300.5, 200.5, 40.0]]))
+    cfg = SampleConfig(negative_share=0.0, leaning_spot_p=share)
+    for seed in range(5):
+        _, label, heat, mask = reader_sample(scene, np.random.default_rng(seed), cfg, NO_AUG)
+        assert (label == UNREADABLE_CLASS) is unreadable
+        assert mask == (0.0 if unreadable else 1.0)  # a side face's pips are not labelled
 
 
 def test_background_points_keep_off_the_dice() -> None:
