@@ -367,6 +367,11 @@ def test_a_face_whose_pips_lie_squeezed_on_the_table_is_not_read(case: str, face
     assert (reading.status is ReadingStatus.OK) is readable
 
 
+def test_by_default_a_face_squeezed_beyond_the_rims_tilt_is_not_read() -> None:
+    reading = read(six("22222")[:5] + [laid_out(die(320, 300, 4), 0.6)])
+    assert reading.status is ReadingStatus.UNREADABLE and "a leaning die's side" in reading.notes[-1]
+
+
 def test_small_dice_are_not_judged_by_their_pips_lie() -> None:
     small = [sized(laid_out(c, 0.5 if c.face == 4 else 1.0), 14.0) for c in six("222224")]
     reading = read(small, config=ReaderConfig(lean_min_aspect=0.7, lean_min_width=18.0))
