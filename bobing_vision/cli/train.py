@@ -50,7 +50,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--reader-deep-width", type=int, default=None, metavar="C",
-        help="the reader's channels at stride 8, where it sees the whole face (default: 3 x --reader-width)",
+        help="the reader's channels at stride 8, where it sees the whole face (default: 3 x --reader-width; "
+             "192 in 3 blocks tried, not kept: models/README.md)",
     )
     parser.add_argument(
         "--reader-deep-blocks", type=int, default=None, metavar="N",
@@ -85,7 +86,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--leaning-side-share", type=float, default=SampleConfig.leaning_spot_p, metavar="S",
         help="share of the reader's die crops, in scenes with a leaning die that --mine-from's locator "
              "peaked on off its top face, taken at that spot as 'unreadable' (0 <= S <= 1; "
-             f"{SampleConfig.leaning_spot_p:g} by default)",
+             f"{SampleConfig.leaning_spot_p:g} by default; 0.3 tried, not kept: models/README.md)",
     )
     parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
