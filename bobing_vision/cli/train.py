@@ -135,6 +135,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
                           ("--ordinary-share", args.ordinary_share), ("--leaning-side-share", args.leaning_side_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
+    if args.leaning_side_share > 0 and args.mine_from is None:  # the spots come from mining: none without it
+        raise InvalidInput("expected --mine-from with --leaning-side-share: the spots are the mined models' peaks")
     return real_folders(args)
 
 

@@ -86,8 +86,16 @@ def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, mon
     assert sample.synth_share == 0.75
 
 
+def test_a_leaning_side_share_without_models_to_mine_is_refused(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--leaning-side-share", "0.3"]) == 2
+    assert "expected --mine-from with --leaning-side-share" in capsys.readouterr().err
+    assert not (tmp_path / "models").exists()
+
+
 def test_the_leaning_side_share_given_is_the_share_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _, sample = settings_trained_with(monkeypatch, tmp_path, "--leaning-side-share", "0.3")
+    _, sample = settings_trained_with(monkeypatch, tmp_path, "--leaning-side-share", "0.3", "--mine-from",
+                                      str(Path(__file__).resolve().parents[2] / "models"))
     assert sample.leaning_spot_p == 0.3
 
 
