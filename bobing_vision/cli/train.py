@@ -74,7 +74,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--leaning-share", type=float, default=None, metavar="S",
         help="share of the generated scenes with a die leaning on another or on the wall (0 <= S <= 1; "
-             "default: the generator's own, SceneSpec.cocked_p; 0.25 tried, not the committed recipe: models/README.md)",
+             "default: the generator's own, SceneSpec.cocked_p; 0.25 tried, not the committed recipe: "
+             "models/README.md)",
     )
     parser.add_argument(
         "--ordinary-share", type=float, default=ORDINARY_SHARE, metavar="S",
