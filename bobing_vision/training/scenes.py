@@ -108,12 +108,17 @@ def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share:
 DIE_REACH = 0.8
 
 
+def reach(point: np.ndarray, scene: Scene, size: float | None = None) -> np.ndarray:
+    """`point`'s distance to each labelled die of the scene, in that die's own face side (or `size`)."""
+    centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
+    sides = np.array([d.size for d in scene.dice]) if size is None else size
+    return np.hypot(*(centers - point).T) / sides
+
+
 def near_a_die(point: np.ndarray, scene: Scene, size: float | None = None) -> bool:
     """Whether `point` lies within DIE_REACH of a labelled die of the scene, in each die's own face
     side (or `size` for all)."""
-    centers = np.array([d.center for d in scene.dice]).reshape(-1, 2)
-    sides = np.array([d.size for d in scene.dice]) if size is None else size
-    return bool((np.hypot(*(centers - point).T) < DIE_REACH * sides).any())
+    return bool((reach(point, scene, size) < DIE_REACH).any())
 
 
 # A spot this share of a leaning die's face side or more from its top face's centre, and nearer that
@@ -126,10 +131,10 @@ def leaning_spot(point: np.ndarray, scene: Scene) -> tuple[float, float, float] 
     """(x, y, face side) when `point` lies on a leaning die (nearest, within DIE_REACH) off its top face."""
     if not scene.dice:
         return None
-    reach = [float(np.hypot(*(np.asarray(d.center) - point))) / d.size for d in scene.dice]
-    k = int(np.argmin(reach))
+    sides_off = reach(point, scene)
+    k = int(np.argmin(sides_off))
     die = scene.dice[k]
-    if die.face != UNREADABLE or not LEANING_SPOT_OFF <= reach[k] < DIE_REACH:
+    if die.face != UNREADABLE or not LEANING_SPOT_OFF <= sides_off[k] < DIE_REACH:
         return None
     return float(point[0]), float(point[1]), die.size
 

@@ -74,8 +74,5 @@ def face_aspect(pips: Sequence[Pip], bowl: Bowl) -> float | None:
         return None
     points = np.asarray([p.center for p in pips], np.float64)
     points -= points.mean(axis=0)
-    t = np.deg2rad(bowl.angle_deg)
-    along = (points[:, 0] * np.cos(t) + points[:, 1] * np.sin(t)) / bowl.rx  # in the rim's own axes
-    across = (-points[:, 0] * np.sin(t) + points[:, 1] * np.cos(t)) / bowl.ry
-    spread = np.linalg.eigvalsh(np.cov(np.stack([along, across])))
+    spread = np.linalg.eigvalsh(np.cov(np.stack(bowl.rim_units(points[:, 0], points[:, 1]))))
     return float(np.sqrt(max(spread[0], 0.0) / spread[1])) if spread[1] > 0 else None

@@ -11,7 +11,7 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -19,6 +19,9 @@ from bobing_vision.errors import InvalidInput
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels of the frame as given
+
+
+Offset = TypeVar("Offset", float, np.ndarray)
 
 
 @dataclass(frozen=True)
@@ -40,13 +43,16 @@ class Bowl:
         """As DATA.md writes it: [cx, cy, rx, ry, angle_deg]."""
         return (self.cx, self.cy, self.rx, self.ry, self.angle_deg)
 
+    def rim_units(self, dx: Offset, dy: Offset) -> tuple[Offset, Offset]:
+        """Offsets in frame pixels (numbers or arrays) along the rim's own axes, in its radii: the
+        camera's tilt undone, as a circle is the ellipse seen."""
+        t = math.radians(self.angle_deg)
+        cos, sin = math.cos(t), math.sin(t)
+        return (dx * cos + dy * sin) / self.rx, (-dx * sin + dy * cos) / self.ry
+
     def normalized_radius(self, point: Point) -> float:
         """0 at the centre, 1 on the rim, >1 outside: the ellipse's own distance of a point."""
-        t = math.radians(self.angle_deg)
-        dx, dy = point[0] - self.cx, point[1] - self.cy
-        u = dx * math.cos(t) + dy * math.sin(t)
-        v = -dx * math.sin(t) + dy * math.cos(t)
-        return math.hypot(u / self.rx, v / self.ry)
+        return math.hypot(*self.rim_units(point[0] - self.cx, point[1] - self.cy))
 
     def contains(self, point: Point) -> bool:
         return self.normalized_radius(point) <= 1.0
