@@ -77,6 +77,14 @@ class ImageLabel:
     bowl: tuple[float, float, float, float, float] | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    @property
+    def dice_kind(self) -> str | None:
+        """The kind of dice a generated scene shows ("chinese", "ordinary": `synth.dice` in the labels
+        `bobing synth` writes); None for other labels."""
+        synth = self.extra.get("synth")
+        kind = synth.get("dice") if isinstance(synth, dict) else None
+        return kind if isinstance(kind, str) else None
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.extra)
         out["dice"] = [d.to_json() for d in self.dice]

@@ -46,7 +46,8 @@ def score_image(
     seconds = clock() - start
     width = typical_width(label.dice, reading.dice, set_width)
     match = match_dice(label.dice, reading.dice, width, config)
-    return ImageResult(file=file, labels=label.dice, reading=reading, match=match, seconds=seconds, rim=label.bowl)
+    return ImageResult(file=file, labels=label.dice, reading=reading, match=match, seconds=seconds, rim=label.bowl,
+                       dice_kind=label.dice_kind)
 
 
 def evaluate(

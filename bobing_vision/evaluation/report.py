@@ -67,6 +67,7 @@ def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
         },
         "verdicts": {kind.value: n for kind, n in e.verdicts.items()},
         "faces_by_width": [_band_json(b) for b in e.by_width()],
+        "faces_by_width_by_dice": {kind: [_band_json(b) for b in e.by_width(kind=kind)] for kind in e.dice_kinds},
         "worst": [_mistakes(r) for r in e.worst(worst)],
         "images_failed": len(e.failed),
         "failed": [{"file": f.file, "reason": f.reason} for f in e.failed],
@@ -118,10 +119,13 @@ def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
     for face, row in zip(FACES, e.confusion):
         lines.append(f"  {face}   " + "".join(str(n).rjust(6) for n in row))
 
-    bands = [b for b in e.by_width() if b.dice]
-    if bands:
-        lines += ["", "faces by die width (dice lying flat, labelled top-face width)"]
-        lines += [band_line(b) for b in bands]
+    # Generated sets mix Chinese and ordinary dice, read very differently: each kind gets its own table.
+    for kind in (None, *e.dice_kinds) if len(e.dice_kinds) > 1 else (None,):
+        bands = [b for b in e.by_width(kind=kind) if b.dice]
+        if bands:
+            which = "" if kind is None else f", {kind} dice only"
+            lines += ["", f"faces by die width (dice lying flat, labelled top-face width{which})"]
+            lines += [band_line(b) for b in bands]
 
     bad = e.worst(worst)
     if bad:

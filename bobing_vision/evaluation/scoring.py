@@ -87,6 +87,7 @@ class ImageResult:
     match: Match
     seconds: float
     rim: tuple[float, float, float, float, float] | None = None  # the labelled bowl ellipse, if any
+    dice_kind: str | None = None  # `ImageLabel.dice_kind`: which dice a generated scene shows
 
     @property
     def rim_error(self) -> float | None:
@@ -248,9 +249,15 @@ class Evaluation:
         counts = Counter(r.verdict for r in self.results if r.verdict is not None)
         return {kind: counts[kind] for kind in Verdict}
 
-    def by_width(self, edges: tuple[float, ...] = WIDTH_EDGES) -> tuple[WidthBand, ...]:
+    @property
+    def dice_kinds(self) -> tuple[str, ...]:
+        """The kinds of dice the images are labelled with (generated sets), sorted; () for other sets."""
+        return tuple(sorted({r.dice_kind for r in self.results if r.dice_kind is not None}))
+
+    def by_width(self, edges: tuple[float, ...] = WIDTH_EDGES, kind: str | None = None) -> tuple[WidthBand, ...]:
         """The dice lying flat with a labelled box, by the box's width: how small a die the reader reads.
-        Leaning dice are left out (they must be called unreadable), as are dice labelled by centre only."""
+        Leaning dice are left out (they must be called unreadable), as are dice labelled by centre only.
+        `kind`: only the images of that kind of dice (`dice_kinds`); None: every image."""
         bounds = (0.0, *edges, math.inf)
         counts = [[0, 0, 0, 0] for _ in edges] + [[0, 0, 0, 0]]  # dice, found, right, unreadable
 
@@ -260,6 +267,8 @@ class Evaluation:
             return counts[sum(label.size >= edge for edge in edges)]
 
         for r in self.results:
+            if kind is not None and r.dice_kind != kind:
+                continue
             for label in r.missed:
                 if (row := band(label)) is not None:
                     row[0] += 1

@@ -182,3 +182,43 @@ def test_faces_are_counted_by_the_labelled_width_of_dice_lying_flat() -> None:
     assert data[-1]["high_px"] is None and data[0] == {"low_px": 0.0, "high_px": 14.0, "dice": 2, "found": 1,
                                                        "read_right": 1, "unreadable": 0, "read_wrong": 0,
                                                        "read_share": 0.5}
+
+
+def test_generated_sets_are_also_counted_by_the_kind_of_dice(tmp_path: Path) -> None:
+    """Labels from `bobing synth` name the dice (synth.dice); with two kinds each gets its own width table."""
+    import cv2
+    import numpy as np
+
+    from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
+
+    labels = {}
+    for name, kind, face in (("a.png", "chinese", 4), ("b.png", "ordinary", 5), ("c.png", None, 6)):
+        cv2.imwrite(str(tmp_path / name), np.zeros((40, 40, 3), np.uint8))
+        labels[name] = {"dice": [{"face": face, "box": [10, 10, 30, 30]}]}
+        if kind is not None:
+            labels[name]["synth"] = {"dice": kind, "bowl": "plain"}
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+
+    class ReadsFour:  # every image's die read as a 4: right on a.png only
+        def read(self, frame):
+            die = DieReading(center=(20.0, 20.0), box=(10.0, 10.0, 30.0, 30.0), face=4, confidence=0.9)
+            return Reading((die,), None, ReadingStatus.NO_BOWL)
+
+    evaluation = evaluate(tmp_path, ReadsFour())
+    assert evaluation.dice_kinds == ("chinese", "ordinary")
+    right = {kind: sum(b.read_right for b in evaluation.by_width(kind=kind)) for kind in (None, "chinese", "ordinary")}
+    assert right == {None: 1, "chinese": 1, "ordinary": 0}
+    assert [sum(b.dice for b in evaluation.by_width(kind=k)) for k in ("chinese", "ordinary")] == [1, 1]
+    text = format_table(evaluation)
+    assert "faces by die width (dice lying flat, labelled top-face width)" in text
+    assert "faces by die width (dice lying flat, labelled top-face width, chinese dice only)" in text
+    assert "ordinary dice only" in text
+    data = to_json(evaluation)["faces_by_width_by_dice"]
+    assert sorted(data) == ["chinese", "ordinary"] and data["ordinary"][2]["read_wrong"] == 1
+
+
+def test_sets_with_one_kind_of_dice_or_none_keep_one_width_table(labelled_set: Path, fake_reader) -> None:
+    evaluation = evaluate(labelled_set, fake_reader)
+    assert evaluation.dice_kinds == ()
+    assert "dice only" not in format_table(evaluation)
+    assert to_json(evaluation)["faces_by_width_by_dice"] == {}
