@@ -5,7 +5,8 @@
 
 For each set and model, `bobing eval`'s figures: right awards, wrong awards, false voids, right voids,
 refused throws, labelled dice not found, face accuracy, wrong faces and generated coins read as dice
-(sets made by `bobing synth` label their coins); then each model's totals over the sets. A wrong award
+(sets made by `bobing synth` label their coins); then each model's totals over the sets, and its flat dice
+read by width (per kind of dice too, when the generated sets show both). A wrong award
 or a false void is a throw scored wrong at the table, so a candidate replaces the committed models only
 with no more of them, whatever it gains in right awards. `--configs` measures pipeline thresholds the
 same way: each is a comma-separated list of `ReaderConfig` fields to change (`bowl.` and `layout.`
@@ -17,10 +18,14 @@ from __future__ import annotations
 
 import argparse
 import operator
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields, replace
+from functools import reduce
 from pathlib import Path
 from typing import Any
+
+Bands = dict[str | None, tuple[Any, ...]]  # kind of dice (None: every die) -> its `WidthBand`s
 
 
 @dataclass(frozen=True)
@@ -77,8 +82,9 @@ def reader_config(spec: str) -> Any:
     return config
 
 
-def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, tuple[Any, ...]]:
-    """The set's figures, and its dice lying flat by width (`Evaluation.by_width`)."""
+def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, Bands]:
+    """The set's figures, and its dice lying flat by width (`Evaluation.by_width`), for all dice and for
+    each kind of dice a generated set names."""
     import cv2
 
     import numpy as np
@@ -107,7 +113,16 @@ def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, tuple[An
     row = Row(verdicts[Verdict.RIGHT_AWARD], verdicts[Verdict.WRONG_AWARD], verdicts[Verdict.FALSE_VOID],
               verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.dice - ev.matched, ev.matched, faces_right,
               faces_wrong, coins_read)
-    return row, ev.by_width()
+    return row, {None: ev.by_width(), **{kind: ev.by_width(kind=kind) for kind in ev.dice_kinds}}
+
+
+def bands_by_kind(per_set: Sequence[Bands]) -> dict[str | None, list[Any]]:
+    """Width bands summed over the sets: every die (None), and each kind of dice over the sets that show
+    it, when the sets show two kinds or more (one kind would repeat the first)."""
+    kinds = sorted({kind for bands in per_set for kind in bands if kind is not None})
+    keys: list[str | None] = [None, *kinds] if len(kinds) > 1 else [None]
+    return {key: [reduce(operator.add, band) for band in zip(*(bands[key] for bands in per_set if key in bands))]
+            for key in keys}
 
 
 def line(label: str, row: Row) -> str:
@@ -147,14 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     for m, c in variants:
         total = sum((rows[(m, s, c)] for s in args.sets), Row(*([0] * len(fields(Row)))))
         print(line(f"all {len(args.sets)} sets / {name(m, c)}", total) + f"   wrong verdicts {total.wrong_verdicts}")
-    from functools import reduce
-
     from bobing_vision.evaluation.report import band_line
 
     for m, c in variants:
-        bands = [reduce(operator.add, per_set) for per_set in zip(*(measured[(m, s, c)][1] for s in args.sets))]
-        print(f"\nfaces by die width, all {len(args.sets)} sets / {name(m, c)} (dice lying flat, labelled width)")
-        print("\n".join(band_line(b) for b in bands if b.dice))
+        for kind, bands in bands_by_kind([measured[(m, s, c)][1] for s in args.sets]).items():
+            which = "" if kind is None else f", {kind} dice only"
+            print(f"\nfaces by die width, all {len(args.sets)} sets / {name(m, c)} "
+                  f"(dice lying flat, labelled width{which})")
+            print("\n".join(band_line(b) for b in bands if b.dice))
     return 0
 
 

@@ -50,3 +50,21 @@ def test_the_empty_spec_is_the_committed_configuration() -> None:
 def test_a_spec_naming_no_field_is_refused_not_ignored(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         compare_models().reader_config(spec)
+
+
+def test_width_bands_are_summed_over_sets_for_all_dice_and_per_kind_of_dice() -> None:
+    from bobing_vision.evaluation.scoring import WidthBand
+
+    def bands(dice: int, right: int) -> tuple[WidthBand, ...]:  # two bands: under 14 px, 14 px and over
+        return (WidthBand(0.0, 14.0, dice, dice, right, 0), WidthBand(14.0, float("inf"), 2 * dice, 2 * dice, right, 0))
+
+    chinese_set = {None: bands(4, 3), "chinese": bands(4, 3)}
+    mixed_set = {None: bands(6, 2), "chinese": bands(1, 1), "ordinary": bands(5, 1)}
+    real_set = {None: bands(3, 3)}  # a real set names no kind: it counts for all dice only
+    summed = compare_models().bands_by_kind([chinese_set, mixed_set, real_set])
+    assert list(summed) == [None, "chinese", "ordinary"]
+    assert [(b.dice, b.read_right) for b in summed[None]] == [(13, 8), (26, 8)]
+    assert [(b.dice, b.read_right) for b in summed["chinese"]] == [(5, 4), (10, 4)]
+    assert [(b.dice, b.read_right) for b in summed["ordinary"]] == [(5, 1), (10, 1)]
+    # Sets of one kind: the per-kind table would only repeat the first.
+    assert list(compare_models().bands_by_kind([chinese_set, real_set])) == [None]
