@@ -117,12 +117,13 @@ def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, Bands]:
 
 
 def bands_by_kind(per_set: Sequence[Bands]) -> dict[str | None, list[Any]]:
-    """Width bands summed over the sets: every die (None), and each kind of dice over the sets that show
-    it, when the sets show two kinds or more (one kind would repeat the first)."""
+    """Width bands summed over the sets, for the tables `bobing eval` would show
+    (`report.width_table_kinds`): every die (None), and each kind of dice over the sets that show it."""
+    from bobing_vision.evaluation.report import width_table_kinds
+
     kinds = sorted({kind for bands in per_set for kind in bands if kind is not None})
-    keys: list[str | None] = [None, *kinds] if len(kinds) > 1 else [None]
     return {key: [reduce(operator.add, band) for band in zip(*(bands[key] for bands in per_set if key in bands))]
-            for key in keys}
+            for key in width_table_kinds(kinds)}
 
 
 def line(label: str, row: Row) -> str:
@@ -162,13 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     for m, c in variants:
         total = sum((rows[(m, s, c)] for s in args.sets), Row(*([0] * len(fields(Row)))))
         print(line(f"all {len(args.sets)} sets / {name(m, c)}", total) + f"   wrong verdicts {total.wrong_verdicts}")
-    from bobing_vision.evaluation.report import band_line
+    from bobing_vision.evaluation.report import band_line, dice_only
 
     for m, c in variants:
         for kind, bands in bands_by_kind([measured[(m, s, c)][1] for s in args.sets]).items():
-            which = "" if kind is None else f", {kind} dice only"
             print(f"\nfaces by die width, all {len(args.sets)} sets / {name(m, c)} "
-                  f"(dice lying flat, labelled width{which})")
+                  f"(dice lying flat, labelled width{dice_only(kind)})")
             print("\n".join(band_line(b) for b in bands if b.dice))
     return 0
 

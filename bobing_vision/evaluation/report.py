@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from bobing_vision.evaluation.scoring import FACES, RIM_TOLERANCE, UNREADABLE, Evaluation, ImageResult, WidthBand
@@ -38,6 +39,18 @@ def band_line(band: WidthBand) -> str:
         f"{band.low:.0f} px and over" if math.isinf(band.high) else f"{band.low:.0f}-{band.high:.0f} px")
     return (f"  {span:16s}{band.dice:6d} dice: {_percent(band.read_share)} read right, {band.unreadable} unreadable, "
             f"{band.read_wrong} wrong, {band.dice - band.found} missed")
+
+
+def width_table_kinds(kinds: Sequence[str]) -> tuple[str | None, ...]:
+    """Which width tables a report shows: every die (None), then each kind of dice when there are two
+    or more (generated sets mix Chinese and ordinary dice, read very differently; one kind would only
+    repeat the first table)."""
+    return (None, *kinds) if len(kinds) > 1 else (None,)
+
+
+def dice_only(kind: str | None) -> str:
+    """The width table heading's note for one kind of dice ("" for every die)."""
+    return "" if kind is None else f", {kind} dice only"
 
 
 def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
@@ -119,12 +132,11 @@ def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
     for face, row in zip(FACES, e.confusion):
         lines.append(f"  {face}   " + "".join(str(n).rjust(6) for n in row))
 
-    # Generated sets mix Chinese and ordinary dice, read very differently: each kind gets its own table.
-    for kind in (None, *e.dice_kinds) if len(e.dice_kinds) > 1 else (None,):
+    for kind in width_table_kinds(e.dice_kinds):
         bands = [b for b in e.by_width(kind=kind) if b.dice]
         if bands:
-            which = "" if kind is None else f", {kind} dice only"
-            lines += ["", f"faces by die width (dice lying flat, labelled top-face width{which})"]
+            heading = f"faces by die width (dice lying flat, labelled top-face width{dice_only(kind)})"
+            lines += ["", heading]
             lines += [band_line(b) for b in bands]
 
     bad = e.worst(worst)
