@@ -7,7 +7,7 @@ generated sets can carry training detail that the evaluation ignores.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +84,28 @@ class ImageLabel:
         synth = self.extra.get("synth")
         kind = synth.get("dice") if isinstance(synth, dict) else None
         return kind if isinstance(kind, str) else None
+
+    def moved(self, scale: float, offset: tuple[float, float] = (0.0, 0.0)) -> ImageLabel:
+        """The label of the image scaled by `scale` and then shifted by `offset` (a camera of another
+        resolution or shape): every position and size moves with it, the generator's coins too."""
+
+        def point(xy: tuple[float, float]) -> tuple[float, float]:
+            return (xy[0] * scale + offset[0], xy[1] * scale + offset[1])
+
+        def die(d: DieLabel) -> DieLabel:
+            box = None if d.box is None else (*point(d.box[:2]), *point(d.box[2:]))
+            return replace(d, box=box, center_xy=None if d.center_xy is None else point(d.center_xy),
+                           pips=tuple(replace(p, center=point(p.center)) for p in d.pips))
+
+        bowl = None
+        if self.bowl is not None:
+            cx, cy, rx, ry, angle = self.bowl
+            bowl = (*point((cx, cy)), rx * scale, ry * scale, angle)
+        extra = dict(self.extra)
+        synth = extra.get("synth")
+        if isinstance(synth, dict) and "coins" in synth:
+            extra["synth"] = {**synth, "coins": [[*point((x, y)), d * scale] for x, y, d in synth["coins"]]}
+        return ImageLabel(self.file, tuple(die(d) for d in self.dice), bowl, extra)  # type: ignore[arg-type]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.extra)

@@ -16,9 +16,13 @@ The script, image by image (boxes are 30 px, so the set's typical die width is 3
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import cv2
@@ -120,3 +124,19 @@ def labelled_set(tmp_path: Path) -> Path:
 @pytest.fixture
 def fake_reader() -> FakeReader:
     return FakeReader(dict(READINGS), dict(BOWLS))
+
+
+@pytest.fixture
+def bench_script() -> Callable[[str], ModuleType]:
+    """Loads a script of `bench/` (not a package) by its name, as a module."""
+
+    def load(name: str) -> ModuleType:
+        path = Path(__file__).resolve().parents[2] / "bench" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # its dataclasses look their module up there
+        spec.loader.exec_module(module)
+        return module
+
+    return load

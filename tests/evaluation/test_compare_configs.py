@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
@@ -12,32 +10,27 @@ import pytest
 from bobing_vision.vision.config import ReaderConfig
 
 
-def compare_models() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "compare_models.py"
-    spec = importlib.util.spec_from_file_location("compare_models", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture
+def compare_models(bench_script: Callable[[str], ModuleType]) -> ModuleType:
+    return bench_script("compare_models")
 
 
-def test_a_spec_changes_the_named_fields_nested_ones_and_tuples_included() -> None:
-    config = compare_models().reader_config("sure_outside_score=0.6, layout.tolerance=0.1,size_band=0.6/1.4")
+def test_a_spec_changes_the_named_fields_nested_ones_and_tuples_included(compare_models: ModuleType) -> None:
+    config = compare_models.reader_config("sure_outside_score=0.6, layout.tolerance=0.1,size_band=0.6/1.4")
     assert config.sure_outside_score == 0.6
     assert config.layout.tolerance == 0.1
     assert config.size_band == (0.6, 1.4)
     assert config.bowl == ReaderConfig().bowl and config.min_face_prob == ReaderConfig().min_face_prob
 
 
-def test_none_turns_an_optional_step_off_and_a_number_turns_it_on() -> None:
+def test_none_turns_an_optional_step_off_and_a_number_turns_it_on(compare_models: ModuleType) -> None:
     assert ReaderConfig().closer_zoom is not None
-    assert compare_models().reader_config("closer_zoom=none").closer_zoom is None
-    assert compare_models().reader_config("roi_margin=0.2").roi_margin == 0.2
+    assert compare_models.reader_config("closer_zoom=none").closer_zoom is None
+    assert compare_models.reader_config("roi_margin=0.2").roi_margin == 0.2
 
 
-def test_the_empty_spec_is_the_committed_configuration() -> None:
-    assert compare_models().reader_config("") == ReaderConfig()
+def test_the_empty_spec_is_the_committed_configuration(compare_models: ModuleType) -> None:
+    assert compare_models.reader_config("") == ReaderConfig()
 
 
 @pytest.mark.parametrize(("spec", "message"), [
@@ -47,12 +40,12 @@ def test_the_empty_spec_is_the_committed_configuration() -> None:
     ("__doc__=x", "expected a field of ReaderConfig, got '__doc__'"),
     ("min_face_prob", "expected key=value, got 'min_face_prob'"),
 ])
-def test_a_spec_naming_no_field_is_refused_not_ignored(spec: str, message: str) -> None:
+def test_a_spec_naming_no_field_is_refused_not_ignored(compare_models: ModuleType, spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        compare_models().reader_config(spec)
+        compare_models.reader_config(spec)
 
 
-def test_width_bands_are_summed_over_sets_for_all_dice_and_per_kind_of_dice() -> None:
+def test_width_bands_are_summed_over_sets_for_all_dice_and_per_kind_of_dice(compare_models: ModuleType) -> None:
     from bobing_vision.evaluation.scoring import WidthBand
 
     def bands(dice: int, right: int) -> tuple[WidthBand, ...]:  # two bands: under 14 px, 14 px and over
@@ -61,10 +54,10 @@ def test_width_bands_are_summed_over_sets_for_all_dice_and_per_kind_of_dice() ->
     chinese_set = {None: bands(4, 3), "chinese": bands(4, 3)}
     mixed_set = {None: bands(6, 2), "chinese": bands(1, 1), "ordinary": bands(5, 1)}
     real_set = {None: bands(3, 3)}  # a real set names no kind: it counts for all dice only
-    summed = compare_models().bands_by_kind([chinese_set, mixed_set, real_set])
+    summed = compare_models.bands_by_kind([chinese_set, mixed_set, real_set])
     assert list(summed) == [None, "chinese", "ordinary"]
     assert [(b.dice, b.read_right) for b in summed[None]] == [(13, 8), (26, 8)]
     assert [(b.dice, b.read_right) for b in summed["chinese"]] == [(5, 4), (10, 4)]
     assert [(b.dice, b.read_right) for b in summed["ordinary"]] == [(5, 1), (10, 1)]
     # Sets of one kind: the per-kind table would only repeat the first.
-    assert list(compare_models().bands_by_kind([chinese_set, real_set])) == [None]
+    assert list(compare_models.bands_by_kind([chinese_set, real_set])) == [None]

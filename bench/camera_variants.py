@@ -1,0 +1,129 @@
+"""A labelled set as other cameras and other light would see it: one relabelled copy per variant.
+
+    python bench/camera_variants.py SET OUT [--variants warm dim hd ...]
+    python bench/compare_models.py --models models --sets SET OUT/*
+
+Generated scenes come from one renderer and one idea of a camera; a table at home has its own webcam,
+lamp and white balance. Each variant changes the photos the way such a camera or light would (below)
+and moves the labels with them, so `bobing eval` or `compare_models.py` measures how much of the
+reading survives a change nothing was tuned on.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bobing_vision.dataset.labels import ImageLabel, load_labels, save_labels
+
+Look = Callable[[np.ndarray, np.random.Generator], np.ndarray]
+
+
+def gains(blue: float, green: float, red: float) -> Look:
+    """Light of another colour (or strength) than the camera balanced for: each channel scaled."""
+    channels = np.array((blue, green, red), np.float32)
+    return lambda image, _rng: np.clip(image * channels, 0, 255).astype(np.uint8)
+
+
+def dim_and_noisy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    # An evening room: a third of the light, which the camera's gain brings back with its sensor noise.
+    dark = image.astype(np.float32) * 0.35 + rng.normal(0, 2.5, image.shape)
+    return np.clip(dark / 0.35, 0, 255).astype(np.uint8)
+
+
+def side_lamp(image: np.ndarray, _rng: np.random.Generator) -> np.ndarray:
+    # One lamp to the side: light falls from 1.2 at the left edge to 0.45 at the right.
+    ramp = np.linspace(1.2, 0.45, image.shape[1], dtype=np.float32)[None, :, None]
+    return np.clip(image * ramp, 0, 255).astype(np.uint8)
+
+
+def soft_focus(image: np.ndarray, _rng: np.random.Generator) -> np.ndarray:
+    return cv2.GaussianBlur(image, (0, 0), 1.5)
+
+
+def jpeg(quality: int) -> Look:
+    def look(image: np.ndarray, _rng: np.random.Generator) -> np.ndarray:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        assert decoded is not None
+        return decoded
+    return look
+
+
+def unchanged(image: np.ndarray, _rng: np.random.Generator) -> np.ndarray:
+    return image
+
+
+@dataclass(frozen=True)
+class Variant:
+    look: Look
+    scale: float = 1.0  # the frame resized by this (another resolution)
+    aspect: float | None = None  # then widened to this width:height by repeating its edges (16:9 webcams)
+    summary: str = ""
+
+
+VARIANTS = {
+    "warm": Variant(gains(0.62, 0.85, 1.0), summary="tungsten lamp, camera balanced for daylight"),
+    "cool": Variant(gains(1.0, 0.93, 0.78), summary="daylight, camera balanced for a lamp"),
+    "dim": Variant(dim_and_noisy, summary="a third of the light, the noise of the gain that brings it back"),
+    "bright": Variant(gains(1.5, 1.5, 1.5), summary="over-exposed by half: white porcelain and dice clip"),
+    "side_lamp": Variant(side_lamp, summary="light falling off from 1.2 to 0.45 across the frame"),
+    "soft": Variant(soft_focus, summary="out of focus (Gaussian, sigma 1.5 px)"),
+    "jpeg25": Variant(jpeg(25), summary="a cheap camera's JPEG at quality 25"),
+    "half": Variant(unchanged, scale=0.5, summary="half the resolution"),
+    "double": Variant(unchanged, scale=2.0, summary="twice the resolution"),
+    "wide": Variant(unchanged, scale=1.5, aspect=16 / 9, summary="a 16:9 webcam: 1.5 times as big, sides added"),
+}
+
+
+def apply(variant: Variant, image: np.ndarray, label: ImageLabel,
+          rng: np.random.Generator) -> tuple[np.ndarray, ImageLabel]:
+    """The image as `variant` sees it, and its label moved to match."""
+    out = variant.look(image, rng)
+    if variant.scale != 1.0:
+        size = (round(out.shape[1] * variant.scale), round(out.shape[0] * variant.scale))
+        out = cv2.resize(out, size, interpolation=cv2.INTER_AREA if variant.scale < 1 else cv2.INTER_CUBIC)
+    pad = 0
+    if variant.aspect is not None:
+        pad = max(0, round(out.shape[0] * variant.aspect) - out.shape[1]) // 2
+        out = cv2.copyMakeBorder(out, 0, 0, pad, pad, cv2.BORDER_REPLICATE)
+    # x * scale: within half a pixel of where the resize puts a pixel's centre, (x + 0.5) * scale - 0.5.
+    moved = label.moved(variant.scale, (pad, 0.0))
+    return out, replace(moved, extra={**moved.extra, "width": out.shape[1], "height": out.shape[0]})
+
+
+def write_variant(source: Path, out: Path, name: str, seed: int = 0) -> int:
+    """`source`'s images and labels as variant `name` sees them, in `out`; returns the images written."""
+    labels = load_labels(source)
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    moved = {}
+    for file, label in labels.items():
+        image = cv2.imread(str(source / file), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SystemExit(f"{source / file}: not a readable image")
+        changed, moved[file] = apply(VARIANTS[name], image, label, rng)
+        cv2.imwrite(str(out / file), changed, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    save_labels(out, moved)
+    return len(moved)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("source", type=Path, help="a labelled set (DATA.md folder)")
+    parser.add_argument("out", type=Path, help="folder for one labelled set per variant")
+    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS), default=list(VARIANTS))
+    args = parser.parse_args(argv)
+    for name in args.variants:
+        count = write_variant(args.source, args.out / name, name)
+        print(f"{args.out / name}: {count} images, {VARIANTS[name].summary}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
