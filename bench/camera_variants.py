@@ -64,6 +64,7 @@ class Variant:
     look: Look
     scale: float = 1.0  # the frame resized by this (another resolution)
     aspect: float | None = None  # then widened to this width:height by repeating its edges (16:9 webcams)
+    crop: bool = False  # then cut back to the source's size around its middle (a camera closer in)
     summary: str = ""
 
 
@@ -78,6 +79,7 @@ VARIANTS = {
     "half": Variant(unchanged, scale=0.5, summary="half the resolution"),
     "double": Variant(unchanged, scale=2.0, summary="twice the resolution"),
     "wide": Variant(unchanged, scale=1.5, aspect=16 / 9, summary="a 16:9 webcam: 1.5 times as big, sides added"),
+    "close": Variant(unchanged, scale=1.35, crop=True, summary="a camera closer in: the rim cut by the frame"),
 }
 
 
@@ -88,13 +90,21 @@ def apply(variant: Variant, image: np.ndarray, label: ImageLabel,
     if variant.scale != 1.0:
         size = (round(out.shape[1] * variant.scale), round(out.shape[0] * variant.scale))
         out = cv2.resize(out, size, interpolation=cv2.INTER_AREA if variant.scale < 1 else cv2.INTER_CUBIC)
-    pad = 0
+    shift = (0, 0)
     if variant.aspect is not None:
         pad = max(0, round(out.shape[0] * variant.aspect) - out.shape[1]) // 2
         out = cv2.copyMakeBorder(out, 0, 0, pad, pad, cv2.BORDER_REPLICATE)
+        shift = (pad, 0)
+    if variant.crop:
+        left, top = (out.shape[1] - image.shape[1]) // 2, (out.shape[0] - image.shape[0]) // 2
+        out = out[top:top + image.shape[0], left:left + image.shape[1]]
+        shift = (-left, -top)
     # x * scale: within half a pixel of where the resize puts a pixel's centre, (x + 0.5) * scale - 0.5.
-    moved = label.moved(variant.scale, (pad, 0.0))
-    return out, replace(moved, extra={**moved.extra, "width": out.shape[1], "height": out.shape[0]})
+    moved = label.moved(variant.scale, shift)
+    height, width = out.shape[:2]
+    # A die whose middle left the frame is not in the picture to be read.
+    seen = tuple(d for d in moved.dice if 0 <= d.center[0] < width and 0 <= d.center[1] < height)
+    return out, replace(moved, dice=seen, extra={**moved.extra, "width": width, "height": height})
 
 
 def write_variant(source: Path, out: Path, name: str, seed: int = 0) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -76,3 +77,13 @@ def test_a_variant_of_a_set_is_a_labelled_set_of_the_same_images(variants: Modul
     written = cv2.imread(str(tmp_path / "double" / "scene.png"))
     assert written.shape == (240, 320, 3)
     assert load_labels(tmp_path / "double")["scene.png"].dice[0].box == (200, 120, 260, 180)
+
+
+def test_a_camera_closer_in_keeps_the_frame_size_and_drops_the_dice_it_cuts_out(variants: ModuleType) -> None:
+    edge = label().dice[1]
+    original = replace(label(), dice=(label().dice[0], replace(edge, center_xy=(15, 50))))  # 8 px out at 1.35x
+    image = image_with_a_die((160, 120), original.dice[0].box)
+    changed, moved = variants.apply(variants.VARIANTS["close"], image, original, np.random.default_rng(0))
+    assert changed.shape == image.shape and (moved.extra["width"], moved.extra["height"]) == (160, 120)
+    assert [d.face for d in moved.dice] == [1]
+    assert np.allclose(bright_box(changed), moved.dice[0].box, atol=1.5)

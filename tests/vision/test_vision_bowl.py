@@ -11,7 +11,7 @@ import pytest
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.synth import SceneSpec, render_scene
-from bobing_vision.vision.bowl import _long_runs, _percentile, find_bowl, still_there
+from bobing_vision.vision.bowl import _inside, _long_runs, _percentile, find_bowl, outline, still_there
 from bobing_vision.vision.bowl import rim_error as bowl_rim_error
 from bobing_vision.vision.reading import Bowl
 
@@ -82,6 +82,33 @@ def test_other_channel_layouts_give_the_same_rim(scenes: list, case: str) -> Non
 def test_the_same_frame_always_gives_the_same_rim(scenes: list) -> None:
     image, _ = scenes[1]
     assert find_bowl(image) == find_bowl(image.copy())
+
+
+def closer_in(image: np.ndarray, rim: tuple[float, ...], zoom: float) -> tuple[np.ndarray, tuple[float, ...]]:
+    """The frame of a camera `zoom` times closer (its middle, enlarged), and the rim moved with it."""
+    h, w = image.shape[:2]
+    big = cv2.resize(image, (round(w * zoom), round(h * zoom)), interpolation=cv2.INTER_CUBIC)
+    left, top = (big.shape[1] - w) // 2, (big.shape[0] - h) // 2
+    cx, cy, rx, ry, angle = rim
+    return big[top:top + h, left:left + w], (cx * zoom - left, cy * zoom - top, rx * zoom, ry * zoom, angle)
+
+
+def test_a_rim_half_cut_by_the_frame_is_found_not_a_curve_inside_it() -> None:
+    """A camera close over a big bowl sees half its rim; an arc inside the bowl (a highlight, the
+    floor) once won, and the dice beyond that arc were called out of the bowl."""
+    found_rims = 0
+    for seed in range(TEST_SEED, TEST_SEED + 40):
+        image, label = render_scene(np.random.default_rng(seed), SceneSpec(size=(640, 480), max_tilt_deg=10.0))
+        assert label.bowl is not None
+        close, rim = closer_in(image, label.bowl, 1.35)
+        if not 0.48 <= np.mean(_inside(outline(rim), 640, 480)) <= 0.58:
+            continue
+        found = find_bowl(close)
+        assert found is not None and rim_error(found, rim) < 0.06, seed
+        found_rims += 1
+        if found_rims == 3:
+            return
+    pytest.fail(f"only {found_rims} scenes with the rim half in view")
 
 
 @pytest.mark.parametrize(
