@@ -19,7 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bobing_vision.dataset.labels import ImageLabel, load_labels, save_labels
+from bobing_vision.dataset.labels import Ellipse, ImageLabel, load_labels, save_labels
+from bobing_vision.vision.bowl import outline
 
 Look = Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
@@ -60,11 +61,55 @@ def unchanged(image: np.ndarray, _rng: np.random.Generator) -> np.ndarray:
 
 
 @dataclass(frozen=True)
+class Barrel:
+    """A wide, cheap lens: straight lines bow outwards. An output pixel `r` (a share of the half diagonal)
+    from the middle shows the source at r * (1 + k r^2) / (1 + k): the middle enlarged, the edges squeezed,
+    the corners where they were."""
+
+    k: float
+    size: tuple[int, int]  # width, height
+
+    @property
+    def middle(self) -> tuple[float, float]:
+        return ((self.size[0] - 1) / 2, (self.size[1] - 1) / 2)
+
+    @property
+    def half_diagonal(self) -> float:
+        return float(np.hypot(*self.middle))
+
+    def warp(self, image: np.ndarray) -> np.ndarray:
+        (cx, cy), unit = self.middle, self.half_diagonal
+        ys, xs = np.mgrid[0:self.size[1], 0:self.size[0]].astype(np.float32)
+        pull = (1 + self.k * ((xs - cx) ** 2 + (ys - cy) ** 2) / unit ** 2) / (1 + self.k)
+        return cv2.remap(image, cx + (xs - cx) * pull, cy + (ys - cy) * pull, cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        """Where the source's pixel (x, y) lies in the warped image."""
+        (cx, cy), unit = self.middle, self.half_diagonal
+        source = float(np.hypot(x - cx, y - cy)) / unit
+        r = source
+        for _ in range(6):  # Newton on r + k r^3 = source (1 + k): monotonic, a few steps suffice
+            r -= (r + self.k * r ** 3 - source * (1 + self.k)) / (1 + 3 * self.k * r ** 2)
+        shrink = r / source if source > 0 else 1 / (1 + self.k)
+        return (cx + (x - cx) * shrink, cy + (y - cy) * shrink)
+
+    def ellipse(self, e: Ellipse) -> Ellipse:
+        """The rim bent by the lens is no longer an ellipse: the one fitted to its moved outline."""
+        moved = np.array([self.point(x, y) for x, y in outline(e, 90)], np.float32)
+        (cx, cy), (width, height), angle = cv2.fitEllipse(moved)
+        return (cx, cy, width / 2, height / 2, angle)
+
+
+@dataclass(frozen=True)
 class Variant:
     look: Look
     scale: float = 1.0  # the frame resized by this (another resolution)
     aspect: float | None = None  # then widened to this width:height by repeating its edges (16:9 webcams)
-    crop: bool = False  # then cut back to the source's size around its middle (a camera closer in)
+    # Then cut back to the source's size, the cut's left and top edges this share of the way across what
+    # is cut off ((0.5, 0.5): around the middle, a camera closer in; (1, 0.5): the bowl off to the left).
+    crop_at: tuple[float, float] | None = None
+    barrel: float = 0.0  # then bent by a wide lens (`Barrel.k`)
     summary: str = ""
 
 
@@ -79,7 +124,10 @@ VARIANTS = {
     "half": Variant(unchanged, scale=0.5, summary="half the resolution"),
     "double": Variant(unchanged, scale=2.0, summary="twice the resolution"),
     "wide": Variant(unchanged, scale=1.5, aspect=16 / 9, summary="a 16:9 webcam: 1.5 times as big, sides added"),
-    "close": Variant(unchanged, scale=1.35, crop=True, summary="a camera closer in: the rim cut by the frame"),
+    "wide_lens": Variant(unchanged, barrel=0.12, summary="a wide cheap lens: the middle 12% enlarged, the edges squeezed"),
+    "close": Variant(unchanged, scale=1.35, crop_at=(0.5, 0.5), summary="a camera closer in: the rim cut by the frame"),
+    "aside": Variant(unchanged, scale=1.25, crop_at=(1.0, 0.5),
+                     summary="the camera 1.25 times closer and off to one side: the rim cut on the left"),
 }
 
 
@@ -95,12 +143,16 @@ def apply(variant: Variant, image: np.ndarray, label: ImageLabel,
         pad = max(0, round(out.shape[0] * variant.aspect) - out.shape[1]) // 2
         out = cv2.copyMakeBorder(out, 0, 0, pad, pad, cv2.BORDER_REPLICATE)
         shift = (pad, 0)
-    if variant.crop:
-        left, top = (out.shape[1] - image.shape[1]) // 2, (out.shape[0] - image.shape[0]) // 2
+    if variant.crop_at is not None:
+        left = round((out.shape[1] - image.shape[1]) * variant.crop_at[0])
+        top = round((out.shape[0] - image.shape[0]) * variant.crop_at[1])
         out = out[top:top + image.shape[0], left:left + image.shape[1]]
         shift = (-left, -top)
     # x * scale: within half a pixel of where the resize puts a pixel's centre, (x + 0.5) * scale - 0.5.
     moved = label.moved(variant.scale, shift)
+    if variant.barrel:
+        lens = Barrel(variant.barrel, (out.shape[1], out.shape[0]))
+        out, moved = lens.warp(out), moved.mapped(lens.point, lens.ellipse)
     height, width = out.shape[:2]
     # A die whose middle left the frame is not in the picture to be read.
     seen = tuple(d for d in moved.dice if 0 <= d.center[0] < width and 0 <= d.center[1] < height)

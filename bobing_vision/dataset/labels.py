@@ -7,13 +7,19 @@ generated sets can carry training detail that the evaluation ignores.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bobing_vision.errors import InvalidInput
 
 LABELS_FILE = "labels.json"
+
+Ellipse = tuple[float, float, float, float, float]  # cx, cy, rx, ry, angle_deg: a bowl's rim
+PointMap = Callable[[float, float], tuple[float, float]]  # where a pixel of an image goes in another
 
 
 @dataclass(frozen=True)
@@ -74,7 +80,7 @@ class DieLabel:
 class ImageLabel:
     file: str
     dice: tuple[DieLabel, ...]
-    bowl: tuple[float, float, float, float, float] | None = None
+    bowl: Ellipse | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -89,23 +95,36 @@ class ImageLabel:
         """The label of the image scaled by `scale` and then shifted by `offset` (a camera of another
         resolution or shape): every position and size moves with it, the generator's coins too."""
 
-        def point(xy: tuple[float, float]) -> tuple[float, float]:
-            return (xy[0] * scale + offset[0], xy[1] * scale + offset[1])
+        def ellipse(e: Ellipse) -> Ellipse:
+            cx, cy, rx, ry, angle = e
+            return (cx * scale + offset[0], cy * scale + offset[1], rx * scale, ry * scale, angle)
+
+        return self.mapped(lambda x, y: (x * scale + offset[0], y * scale + offset[1]), ellipse)
+
+    def mapped(self, point: PointMap, ellipse: Callable[[Ellipse], Ellipse]) -> ImageLabel:
+        """The label of the image warped by `point` (where each pixel goes; `ellipse`: where the bowl's
+        rim goes). A box becomes the box around its moved corners; a coin keeps its distance from its
+        edge's moved point."""
 
         def die(d: DieLabel) -> DieLabel:
-            box = None if d.box is None else (*point(d.box[:2]), *point(d.box[2:]))
-            return replace(d, box=box, center_xy=None if d.center_xy is None else point(d.center_xy),
-                           pips=tuple(replace(p, center=point(p.center)) for p in d.pips))
+            box = None
+            if d.box is not None:
+                x0, y0, x1, y1 = d.box
+                xs, ys = zip(*(point(x, y) for x in (x0, x1) for y in (y0, y1)))
+                box = (min(xs), min(ys), max(xs), max(ys))
+            return replace(d, box=box, center_xy=None if d.center_xy is None else point(*d.center_xy),
+                           pips=tuple(replace(p, center=point(*p.center)) for p in d.pips))
 
-        bowl = None
-        if self.bowl is not None:
-            cx, cy, rx, ry, angle = self.bowl
-            bowl = (*point((cx, cy)), rx * scale, ry * scale, angle)
+        def coin(x: float, y: float, diameter: float) -> list[float]:
+            (cx, cy), (ex, ey) = point(x, y), point(x + diameter / 2, y)
+            return [cx, cy, 2 * float(np.hypot(ex - cx, ey - cy))]
+
         extra = dict(self.extra)
         synth = extra.get("synth")
         if isinstance(synth, dict) and "coins" in synth:
-            extra["synth"] = {**synth, "coins": [[*point((x, y)), d * scale] for x, y, d in synth["coins"]]}
-        return ImageLabel(self.file, tuple(die(d) for d in self.dice), bowl, extra)  # type: ignore[arg-type]
+            extra["synth"] = {**synth, "coins": [coin(*c) for c in synth["coins"]]}
+        bowl = None if self.bowl is None else ellipse(self.bowl)
+        return ImageLabel(self.file, tuple(die(d) for d in self.dice), bowl, extra)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.extra)

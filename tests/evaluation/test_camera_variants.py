@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from bobing_vision.dataset.labels import DieLabel, ImageLabel, PipLabel, load_labels, parse_image, save_labels
+from bobing_vision.vision.bowl import rim_error
+from bobing_vision.vision.reading import Bowl
 
 
 @pytest.fixture
@@ -87,3 +89,23 @@ def test_a_camera_closer_in_keeps_the_frame_size_and_drops_the_dice_it_cuts_out(
     assert changed.shape == image.shape and (moved.extra["width"], moved.extra["height"]) == (160, 120)
     assert [d.face for d in moved.dice] == [1]
     assert np.allclose(bright_box(changed), moved.dice[0].box, atol=1.5)
+
+
+def test_a_wide_lens_moves_each_label_where_its_pixels_go(variants: ModuleType) -> None:
+    original = label()
+    image = image_with_a_die((160, 120), original.dice[0].box)
+    changed, moved = variants.apply(variants.VARIANTS["wide_lens"], image, original, np.random.default_rng(0))
+    assert changed.shape == image.shape
+    assert np.allclose(bright_box(changed), moved.dice[0].box, atol=1.5)
+    # The die lay right of the middle: the lens enlarges the middle, so it moved out and grew.
+    assert moved.dice[0].box[2] > original.dice[0].box[2] and moved.dice[0].size > original.dice[0].size
+    lens = variants.Barrel(0.12, (160, 120))
+    assert lens.point(*lens.middle) == pytest.approx(lens.middle)
+    assert lens.point(0, 0) == pytest.approx((0, 0), abs=1e-6) and lens.point(159, 119) == pytest.approx((159, 119))
+
+
+def test_a_lens_that_bends_nothing_keeps_the_rim(variants: ModuleType) -> None:
+    rim = (80.0, 60.0, 70.0, 50.0, 10.0)
+    bent = variants.Barrel(1e-9, (160, 120)).ellipse(rim)
+    assert rim_error(Bowl(*bent), Bowl(*rim)) < 1e-3
+    assert rim_error(Bowl(*variants.Barrel(0.12, (160, 120)).ellipse(rim)), Bowl(*rim)) > 0.02
