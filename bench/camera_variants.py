@@ -115,6 +115,7 @@ class Variant:
 
 VARIANTS = {
     "warm": Variant(gains(0.62, 0.85, 1.0), summary="tungsten lamp, camera balanced for daylight"),
+    "lantern": Variant(gains(0.45, 0.65, 1.0), summary="red lantern light (Mid-Autumn): blue x0.45, green x0.65"),
     "cool": Variant(gains(1.0, 0.93, 0.78), summary="daylight, camera balanced for a lamp"),
     "dim": Variant(dim_and_noisy, summary="a third of the light, the noise of the gain that brings it back"),
     "bright": Variant(gains(1.5, 1.5, 1.5), summary="over-exposed by half: white porcelain and dice clip"),
@@ -124,7 +125,7 @@ VARIANTS = {
     "half": Variant(unchanged, scale=0.5, summary="half the resolution"),
     "double": Variant(unchanged, scale=2.0, summary="twice the resolution"),
     "wide": Variant(unchanged, scale=1.5, aspect=16 / 9, summary="a 16:9 webcam: 1.5 times as big, sides added"),
-    "wide_lens": Variant(unchanged, barrel=0.12, summary="a wide cheap lens: the middle 12% enlarged, the edges squeezed"),
+    "wide_lens": Variant(unchanged, barrel=0.12, summary="a wide cheap lens: the middle 12% bigger"),
     "close": Variant(unchanged, scale=1.35, crop_at=(0.5, 0.5), summary="a camera closer in: the rim cut by the frame"),
     "aside": Variant(unchanged, scale=1.25, crop_at=(1.0, 0.5),
                      summary="the camera 1.25 times closer and off to one side: the rim cut on the left"),
