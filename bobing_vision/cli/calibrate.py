@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         picture.parent.mkdir(parents=True, exist_ok=True)
         if bowl is None:
             cv2.imwrite(str(picture), draw_bowl(last, None, "no bowl found: show the whole rim"))
-            print(f"bobing calibrate: no bowl found in {seen} frame(s) of {args.source}; the whole rim must be in "
-                  f"view (see {picture})", file=sys.stderr)
+            print(f"bobing calibrate: no bowl found in {seen} frame(s) of {args.source}; show the whole rim (at "
+                  f"least half of it must be in view; see {picture})", file=sys.stderr)
             return 1
         saved = save_calibration(args.out, Calibration(bowl=bowl, width=width, height=height), source=args.source)
         cv2.imwrite(str(picture), draw_bowl(last, bowl, "yellow line on the rim? then calibrated"))
