@@ -1,6 +1,6 @@
 """A labelled set as other cameras and other light would see it: one relabelled copy per variant.
 
-    python bench/camera_variants.py SET OUT [--variants warm dim hd ...]
+    python bench/camera_variants.py SET OUT [--variants warm dim double ...]
     python bench/compare_models.py --models models --sets SET OUT/*
 
 Generated scenes come from one renderer and one idea of a camera; a table at home has its own webcam,
@@ -111,6 +111,10 @@ class Variant:
     crop_at: tuple[float, float] | None = None
     barrel: float = 0.0  # then bent by a wide lens (`Barrel.k`)
     summary: str = ""
+
+    def __post_init__(self) -> None:
+        if self.aspect is not None and self.crop_at is not None:
+            raise ValueError("a variant either widens the frame (aspect) or cuts it back (crop_at), not both")
 
 
 VARIANTS = {

@@ -109,3 +109,8 @@ def test_a_lens_that_bends_nothing_keeps_the_rim(variants: ModuleType) -> None:
     bent = variants.Barrel(1e-9, (160, 120)).ellipse(rim)
     assert rim_error(Bowl(*bent), Bowl(*rim)) < 1e-3
     assert rim_error(Bowl(*variants.Barrel(0.12, (160, 120)).ellipse(rim)), Bowl(*rim)) > 0.02
+
+
+def test_a_variant_cannot_both_widen_and_cut_the_frame(variants: ModuleType) -> None:
+    with pytest.raises(ValueError, match="not both"):
+        variants.Variant(variants.unchanged, scale=1.5, aspect=16 / 9, crop_at=(0.5, 0.5))
