@@ -47,6 +47,12 @@ def soft_focus(image: np.ndarray, _rng: np.random.Generator) -> np.ndarray:
     return cv2.GaussianBlur(image, (0, 0), 1.5)
 
 
+def sharpened(image: np.ndarray, _rng: np.random.Generator) -> np.ndarray:
+    # Cheap webcams sharpen hard (an unsharp mask): bright and dark halos round every edge and pip.
+    blurred = cv2.GaussianBlur(image, (0, 0), 1.5)
+    return cv2.addWeighted(image, 2.5, blurred, -1.5, 0)
+
+
 def jpeg(quality: int) -> Look:
     def look(image: np.ndarray, _rng: np.random.Generator) -> np.ndarray:
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
@@ -125,6 +131,7 @@ VARIANTS = {
     "bright": Variant(gains(1.5, 1.5, 1.5), summary="over-exposed by half: white porcelain and dice clip"),
     "side_lamp": Variant(side_lamp, summary="light falling off from 1.2 to 0.45 across the frame"),
     "soft": Variant(soft_focus, summary="out of focus (Gaussian, sigma 1.5 px)"),
+    "sharpened": Variant(sharpened, summary="a webcam's hard sharpening: halos round the edges"),
     "jpeg25": Variant(jpeg(25), summary="a cheap camera's JPEG at quality 25"),
     "half": Variant(unchanged, scale=0.5, summary="half the resolution"),
     "double": Variant(unchanged, scale=2.0, summary="twice the resolution"),
