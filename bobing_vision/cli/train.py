@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bobing_vision.dataset.labels import labelled_sets
 from bobing_vision.errors import BobingError, InvalidInput
+from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.samples import SampleConfig
 from bobing_vision.training.scenes import ORDINARY_SHARE, SMALL_SHARE
 
@@ -90,6 +91,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              f"{SampleConfig.leaning_spot_p:g} by default; 0.3 tried, not kept: models/README.md)",
     )
     parser.add_argument(
+        "--exposure-sigma", type=float, default=AugmentConfig.brightness_sigma, metavar="S",
+        help="spread of each training picture's exposure, log scale (S >= 0; "
+             f"{AugmentConfig.brightness_sigma:g} by default: one in eleven 1.5 times brighter or more; "
+             "over-exposure costs the most right awards of the camera changes measured: models/README.md)",
+    )
+    parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
              "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
@@ -136,6 +143,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
                           ("--ordinary-share", args.ordinary_share), ("--leaning-side-share", args.leaning_side_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
+    if args.exposure_sigma < 0:
+        raise InvalidInput(f"expected --exposure-sigma >= 0, got {args.exposure_sigma}")
     if args.leaning_side_share > 0 and args.mine_from is None:  # the spots come from mining: none without it
         raise InvalidInput("expected --mine-from with --leaning-side-share: the spots are the mined models' peaks")
     return real_folders(args)
@@ -196,8 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, reader_deep_blocks=args.reader_deep_blocks)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share)
     try:
-        result = train(scenes, args.out, cfg, sample, max_steps=args.max_steps, log=lambda s: print(s, flush=True),
-                       init_from=args.init_from)
+        result = train(scenes, args.out, cfg, sample, aug=AugmentConfig(brightness_sigma=args.exposure_sigma),
+                       max_steps=args.max_steps, log=lambda s: print(s, flush=True), init_from=args.init_from)
     except (FileNotFoundError, InvalidInput) as exc:
         print(f"bobing train: {exc}", file=sys.stderr)
         return 2

@@ -55,6 +55,7 @@ OUT_OF_RANGE = [
     *(("--leaning-share", share, f"expected 0 <= --leaning-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--leaning-side-share", share, f"expected 0 <= --leaning-side-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--ordinary-share", share, f"expected 0 <= --ordinary-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
+    ("--exposure-sigma", "-0.1", "expected --exposure-sigma >= 0, got -0.1"),
 ]
 
 
@@ -179,3 +180,18 @@ def test_the_defaults_are_the_committed_models_recipe() -> None:
     320x240 and 35% with ordinary dice (the generator alone shows them in 20%)."""
     args = parse_args(["--out", "x"])
     assert (args.small_share, args.ordinary_share) == (0.25, 0.35)
+
+
+def test_the_exposure_spread_given_is_the_augmentation_trained_with(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    augs = []
+
+    def record(scenes: list, out_dir: Path, cfg: object, sample: object, aug: object, **kwargs: object) -> None:
+        augs.append(aug)
+        raise FileNotFoundError("recorded")
+
+    monkeypatch.setattr("bobing_vision.training.train.train", record)
+    for options, sigma in (([], 0.3), (["--exposure-sigma", "0.45"], 0.45)):
+        assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", *options]) == 2
+        assert augs[-1].brightness_sigma == sigma
