@@ -40,6 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--size", type=_size, help="frame size of every scene, e.g. 640x480 (default: mixed)")
     parser.add_argument("--clip-size", type=_size, help="frame size of the clips (default: mixed, <= 640x480)")
     parser.add_argument("--clip-fps", type=float, help="frames per second of the clips (default: 15..30)")
+    parser.add_argument("--bowl-paint", metavar="PAINT",
+                        help="paint every bowl: qinghua (blue) or youlihong (red), the scenes otherwise the same")
     parser.add_argument("--sheet", type=Path, metavar="JPG", help="also write a contact sheet of the first 48 scenes")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     return parser
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         clip_spec = ClipSpec(size=args.clip_size, fps=args.clip_fps)
-        labels = generate(args.outdir, args.count, args.seed, args.clips, SceneSpec(size=args.size), clip_spec,
+        labels = generate(args.outdir, args.count, args.seed, args.clips, SceneSpec(size=args.size, bowl_paint=args.bowl_paint), clip_spec,
                           _award_of, None if args.quiet else (lambda name: print(f"  {name}")), args.clip_seed)
         if args.sheet is not None:
             names = sorted(labels)[:48]

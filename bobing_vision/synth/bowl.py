@@ -17,9 +17,12 @@ from bobing_vision.synth.config import CONFIG
 from bobing_vision.synth.dice import fill
 from bobing_vision.synth.lighting import Lighting
 from bobing_vision.synth.noise import fill_invalid, smooth_noise, times_gray
-from bobing_vision.synth.patterns import COBALT, paint, qinghua_inside, qinghua_outside
+from bobing_vision.synth.patterns import COBALT, COPPER_RED, paint, qinghua_inside, qinghua_outside
 
 GOLD = (0.25, 0.62, 0.82)
+# The painted bowls and their pigment: the same brushwork in cobalt blue (青花) or copper red (釉里红).
+PIGMENTS = {"qinghua": COBALT, "youlihong": COPPER_RED}
+RED_PAINTED_P = 1 / 3  # share of the painted bowls painted red
 
 
 @dataclass(frozen=True)
@@ -86,11 +89,16 @@ class BowlShape:
 
 @dataclass(frozen=True)
 class BowlStyle:
-    kind: str  # white, qinghua, celadon, ivory
+    kind: str  # white, qinghua (painted blue), youlihong (painted red), celadon, ivory
     glaze: tuple[float, float, float]  # BGR base colour, 0..1
     gilded: bool
     shininess: float
     gloss: float
+
+    @property
+    def pigment(self) -> tuple[float, float, float]:
+        """The painting's colour; a plain bowl's single ring is cobalt."""
+        return PIGMENTS.get(self.kind, COBALT)
 
 
 def sample_shape(rng: np.random.Generator, diameter_cm: float) -> BowlShape:
@@ -102,11 +110,25 @@ def sample_shape(rng: np.random.Generator, diameter_cm: float) -> BowlShape:
     return BowlShape(rim, lip, height, floor_z, floor_r, floor_r * rng.uniform(0.55, 0.8), rng.uniform(4.0, 9.0))
 
 
-def sample_style(rng: np.random.Generator) -> BowlStyle:
+def own_stream(rng: np.random.Generator) -> np.random.Generator:
+    """A stream of its own, keyed by `rng`'s present state and leaving it as it was: a choice drawn
+    from it leaves the scene's later draws (its layout and labels) what they were without it."""
+    state = rng.bit_generator.state["state"]
+    return np.random.default_rng([state["state"], state["inc"]])
+
+
+def sample_style(rng: np.random.Generator, painted: str | None = None) -> BowlStyle:
+    """A bowl's look; `painted` ("qinghua" or "youlihong") paints every bowl in that pigment, the
+    rest of the scene as drawn without it (A/B sets of the same scenes in blue and in red)."""
     kind = ["white", "qinghua", "qinghua", "celadon", "ivory"][int(rng.integers(5))]
+    if painted is not None:
+        kind = painted
+    elif kind == "qinghua" and own_stream(rng).random() < RED_PAINTED_P:
+        kind = "youlihong"
     glaze = {
         "white": (0.93, 0.94, 0.93),
         "qinghua": (0.95, 0.94, 0.91),
+        "youlihong": (0.95, 0.94, 0.91),
         "celadon": (0.70, 0.80, 0.70),
         "ivory": (0.86, 0.92, 0.93),
     }[kind]
@@ -138,11 +160,11 @@ def _inside_texture(rng: np.random.Generator, shape: BowlShape, style: BowlStyle
     tex[:] = style.glaze
     tex = times_gray(tex, 1 + 0.025 * smooth_noise(rng, (size, size), 6))  # the glaze is never quite even
     scale = 1 / mm_per_px
-    if style.kind == "qinghua":
+    if style.kind in PIGMENTS:
         density = qinghua_inside(rng, size, mm_per_px, shape.rim, shape.floor_r)
-        tex = paint(rng, tex, density, float(rng.uniform(0.75, 1.15)))
+        tex = paint(rng, tex, density, float(rng.uniform(0.75, 1.15)), style.pigment)
     elif style.kind in ("white", "ivory") and rng.random() < 0.5:
-        cv2.circle(tex, (size // 2, size // 2), int(shape.rim * 0.97 * scale), COBALT, 1, cv2.LINE_AA)
+        cv2.circle(tex, (size // 2, size // 2), int(shape.rim * 0.97 * scale), style.pigment, 1, cv2.LINE_AA)
     if style.gilded:
         cv2.circle(tex, (size // 2, size // 2), int(shape.rim * 0.985 * scale), GOLD, max(1, int(1.5 * scale)),
                    cv2.LINE_AA)
@@ -153,8 +175,8 @@ def _outside_texture(rng: np.random.Generator, style: BowlStyle) -> np.ndarray:
     w, h = 512, 64
     tex = np.empty((h, w, 3), np.float32)
     tex[:] = style.glaze
-    if style.kind == "qinghua":
-        tex = paint(rng, tex, qinghua_outside(rng, w, h), float(rng.uniform(0.75, 1.15)))
+    if style.kind in PIGMENTS:
+        tex = paint(rng, tex, qinghua_outside(rng, w, h), float(rng.uniform(0.75, 1.15)), style.pigment)
     if style.gilded:
         cv2.line(tex, (0, h - 2), (w, h - 2), GOLD, 3)
     return tex

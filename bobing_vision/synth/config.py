@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from bobing_vision.errors import InvalidInput
 
+BOWL_PAINTS = ("qinghua", "youlihong")  # blue-and-white, underglaze red
+
 
 @dataclass(frozen=True)
 class SceneSpec:
@@ -22,6 +24,9 @@ class SceneSpec:
     max_tilt_deg: float = 30.0  # a webcam on a stand looks straight down or up to 30 degrees off
     bowl_cm: tuple[float, float] = (18.0, 32.0)  # rim diameters of bowls used for Bobing
     die_mm: tuple[float, float] = (12.0, 20.0)  # sizes of Chinese and ordinary dice sold for the game
+    # Every bowl painted, "qinghua" (blue) or "youlihong" (red), the scenes otherwise as drawn without
+    # it: the same scenes in both pigments measure what red painting costs. None: as drawn.
+    bowl_paint: str | None = None
 
     def __post_init__(self) -> None:
         if self.size is not None:
@@ -36,6 +41,8 @@ class SceneSpec:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidInput(f"expected {name} in 0..1, got {value!r}")
+        if self.bowl_paint not in (None, *BOWL_PAINTS):
+            raise InvalidInput(f"expected a bowl paint of {', '.join(BOWL_PAINTS)}, got {self.bowl_paint!r}")
         if not (0 < self.bowl_cm[0] <= self.bowl_cm[1] and 0 < self.die_mm[0] <= self.die_mm[1]):
             raise InvalidInput(f"expected (low, high) ranges, got bowl_cm={self.bowl_cm}, die_mm={self.die_mm}")
 

@@ -1,5 +1,5 @@
-"""Blue-and-white (青花) painting for the bowl: rings, vine scrolls, lotus petals, dot bands and a
-medallion, drawn as cobalt density in the bowl's top-down texture. The dots and strokes that look
+"""Painting for the bowl, blue-and-white (青花) or underglaze red (釉里红): rings, vine scrolls, lotus
+petals, dot bands and a medallion, drawn as pigment density in the bowl's top-down texture. The dots and strokes that look
 like pips are the point: a dice reader must learn to ignore them."""
 
 from __future__ import annotations
@@ -10,6 +10,9 @@ import numpy as np
 from bobing_vision.synth.noise import smooth_noise
 
 COBALT = (0.55, 0.25, 0.08)  # BGR of cobalt blue under clear glaze, as a share of white
+# BGR of copper red under glaze (釉里红), as a share of white: festive Bobing bowls are painted red as
+# often as blue, and a red flower of dots beside a Chinese die looks like its red 1 or 4.
+COPPER_RED = (0.22, 0.18, 0.62)
 WASH = 0.45  # a washed (diluted) area holds less cobalt than a line
 
 
@@ -169,12 +172,13 @@ def qinghua_outside(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return mask
 
 
-def paint(rng: np.random.Generator, tex: np.ndarray, density: np.ndarray, tone: float) -> np.ndarray:
-    """Fire the cobalt into the glaze: soft edges, uneven pooling, `tone` darker or paler blue."""
+def paint(rng: np.random.Generator, tex: np.ndarray, density: np.ndarray, tone: float,
+          pigment: tuple[float, float, float] = COBALT) -> np.ndarray:
+    """Fire the pigment into the glaze: soft edges, uneven pooling, `tone` darker or paler."""
     h, w = density.shape
     d = cv2.GaussianBlur(density, (0, 0), 0.6)
     d *= 0.8 + 0.2 * np.clip(smooth_noise(rng, (h, w), 12), -1, 1)
     d = np.clip(d, 0, 1)
-    blue = np.empty_like(tex)
-    blue[:] = np.array(COBALT, np.float32) * tone
-    return cv2.blendLinear(blue, tex, d, 1 - d)
+    colour = np.empty_like(tex)
+    colour[:] = np.array(pigment, np.float32) * tone
+    return cv2.blendLinear(colour, tex, d, 1 - d)

@@ -80,6 +80,13 @@ def test_cli_writes_a_set_and_a_sheet(tmp_path: Path, capsys: pytest.CaptureFixt
     assert shapes == [(240, 320, 3)] * 2
 
 
+def test_cli_paints_every_bowl_as_asked(tmp_path: Path) -> None:
+    assert main([str(tmp_path), "--count", "3", "--seed", "3", "--size", "160x120", "--bowl-paint", "youlihong",
+                 "--quiet"]) == 0
+    bowls = {n: label.extra["synth"]["bowl"] for n, label in load_labels(tmp_path).items()}
+    assert len(bowls) == 3 and all(b.split("+")[0] == "youlihong" for b in bowls.values()), bowls
+
+
 def test_cli_clips_carry_the_award_of_the_rules(tmp_path: Path) -> None:
     from bobing_vision.rules import classify
 
@@ -98,6 +105,7 @@ def test_cli_clips_carry_the_award_of_the_rules(tmp_path: Path) -> None:
         (["--count", "-3"], "expected a whole number of 0 or more"),
         (["--size", "640by480"], "expected WIDTHxHEIGHT"),
         (["--clip-fps", "500", "--clips", "1"], "frames per second"),
+        (["--count", "1", "--bowl-paint", "gold"], "expected a bowl paint of qinghua, youlihong"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_nonzero(tmp_path: Path, capsys: pytest.CaptureFixture[str],
