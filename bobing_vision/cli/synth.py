@@ -68,8 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         clip_spec = ClipSpec(size=args.clip_size, fps=args.clip_fps)
-        labels = generate(args.outdir, args.count, args.seed, args.clips, SceneSpec(size=args.size, bowl_paint=args.bowl_paint), clip_spec,
-                          _award_of, None if args.quiet else (lambda name: print(f"  {name}")), args.clip_seed)
+        scene_spec = SceneSpec(size=args.size, bowl_paint=args.bowl_paint)
+        labels = generate(args.outdir, args.count, args.seed, args.clips, scene_spec, clip_spec, _award_of,
+                          None if args.quiet else (lambda name: print(f"  {name}")), args.clip_seed)
         if args.sheet is not None:
             names = sorted(labels)[:48]
             if not names:

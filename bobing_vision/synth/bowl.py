@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from bobing_vision.synth.camera import Camera
-from bobing_vision.synth.config import CONFIG
+from bobing_vision.synth.config import BOWL_PAINTS, CONFIG
 from bobing_vision.synth.dice import fill
 from bobing_vision.synth.lighting import Lighting
 from bobing_vision.synth.noise import fill_invalid, smooth_noise, times_gray
@@ -21,7 +21,7 @@ from bobing_vision.synth.patterns import COBALT, COPPER_RED, paint, qinghua_insi
 
 GOLD = (0.25, 0.62, 0.82)
 # The painted bowls and their pigment: the same brushwork in cobalt blue (青花) or copper red (釉里红).
-PIGMENTS = {"qinghua": COBALT, "youlihong": COPPER_RED}
+PIGMENTS = dict(zip(BOWL_PAINTS, (COBALT, COPPER_RED)))  # in BOWL_PAINTS' order: qinghua, youlihong
 RED_PAINTED_P = 1 / 3  # share of the painted bowls painted red
 
 
