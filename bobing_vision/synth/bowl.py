@@ -127,8 +127,7 @@ def sample_style(rng: np.random.Generator, painted: str | None = None) -> BowlSt
         kind = "youlihong"
     glaze = {
         "white": (0.93, 0.94, 0.93),
-        "qinghua": (0.95, 0.94, 0.91),
-        "youlihong": (0.95, 0.94, 0.91),
+        **dict.fromkeys(PIGMENTS, (0.95, 0.94, 0.91)),  # painted bowls: a cool white under either pigment
         "celadon": (0.70, 0.80, 0.70),
         "ivory": (0.86, 0.92, 0.93),
     }[kind]

@@ -1,6 +1,6 @@
 """Painting for the bowl, blue-and-white (青花) or underglaze red (釉里红): rings, vine scrolls, lotus
-petals, dot bands and a medallion, drawn as pigment density in the bowl's top-down texture. The dots and strokes that look
-like pips are the point: a dice reader must learn to ignore them."""
+petals, dot bands and a medallion, drawn as pigment density in the bowl's top-down texture. The dots
+and strokes that look like pips are the point: a dice reader must learn to ignore them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ COBALT = (0.55, 0.25, 0.08)  # BGR of cobalt blue under clear glaze, as a share 
 # BGR of copper red under glaze (釉里红), as a share of white: festive Bobing bowls are painted red as
 # often as blue, and a red flower of dots beside a Chinese die looks like its red 1 or 4.
 COPPER_RED = (0.22, 0.18, 0.62)
-WASH = 0.45  # a washed (diluted) area holds less cobalt than a line
+WASH = 0.45  # a washed (diluted) area holds less pigment than a line
 
 
 class _Brush:
