@@ -30,6 +30,14 @@ def _size(text: str) -> tuple[int, int]:
     return (w, h)
 
 
+def _fill(text: str) -> tuple[float, float]:
+    try:
+        low, high = (float(v) for v in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LOW-HIGH such as 1.0-1.4, got {text!r}") from None
+    return (low, high)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bobing synth", description=HELP)
     parser.add_argument("outdir", type=Path, help="folder for the images, labels.json and clips/")
@@ -42,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--clip-fps", type=float, help="frames per second of the clips (default: 15..30)")
     parser.add_argument("--bowl-paint", metavar="PAINT",
                         help="paint every bowl: qinghua (blue) or youlihong (red), the scenes otherwise the same")
+    parser.add_argument("--bowl-fill", type=_fill, metavar="LOW-HIGH",
+                        help="share of the frame height the rim spans, e.g. 1.0-1.4 for a camera close in "
+                             "(default: the whole rim in view)")
     parser.add_argument("--sheet", type=Path, metavar="JPG", help="also write a contact sheet of the first 48 scenes")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     return parser
@@ -68,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         clip_spec = ClipSpec(size=args.clip_size, fps=args.clip_fps)
-        scene_spec = SceneSpec(size=args.size, bowl_paint=args.bowl_paint)
+        scene_spec = SceneSpec(size=args.size, bowl_paint=args.bowl_paint, bowl_fill=args.bowl_fill)
         labels = generate(args.outdir, args.count, args.seed, args.clips, scene_spec, clip_spec, _award_of,
                           None if args.quiet else (lambda name: print(f"  {name}")), args.clip_seed)
         if args.sheet is not None:

@@ -27,6 +27,10 @@ class SceneSpec:
     # Every bowl painted, "qinghua" (blue) or "youlihong" (red), the scenes otherwise as drawn without
     # it: the same scenes in both pigments measure what red painting costs. None: as drawn.
     bowl_paint: str | None = None
+    # The share of the frame height the rim spans, drawn from this range (None: `SynthConfig.bowl_fill`).
+    # Past 1 the rim runs off the frame: a laptop's webcam close over a big bowl. Bowl, light, dice and
+    # camera angles are drawn as without it; a die that would land out of view lands again (in the bowl).
+    bowl_fill: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         if self.size is not None:
@@ -43,6 +47,9 @@ class SceneSpec:
                 raise InvalidInput(f"expected {name} in 0..1, got {value!r}")
         if self.bowl_paint not in (None, *BOWL_PAINTS):
             raise InvalidInput(f"expected a bowl paint of {', '.join(BOWL_PAINTS)}, got {self.bowl_paint!r}")
+        if self.bowl_fill is not None and not 0.2 <= self.bowl_fill[0] <= self.bowl_fill[1] <= 2.0:
+            raise InvalidInput(f"expected a bowl fill range (low, high) within 0.2..2 of the frame height, "
+                               f"got {self.bowl_fill!r}")
         if not (0 < self.bowl_cm[0] <= self.bowl_cm[1] and 0 < self.die_mm[0] <= self.die_mm[1]):
             raise InvalidInput(f"expected (low, high) ranges, got bowl_cm={self.bowl_cm}, die_mm={self.die_mm}")
 

@@ -52,7 +52,7 @@ def sample_setup(rng: np.random.Generator, spec: SceneSpec) -> Setup:
     hfov = np.radians(rng.uniform(*CONFIG.hfov_deg))
     focal = (w / 2) / np.tan(hfov / 2)
     tilt = 0.0 if rng.random() < 0.3 else float(rng.uniform(0, spec.max_tilt_deg))
-    fill_share = rng.uniform(*CONFIG.bowl_fill)
+    fill_share = rng.uniform(*(spec.bowl_fill or CONFIG.bowl_fill))
     distance = focal * 2 * shape.outer_rim / (fill_share * h) + shape.height * 0.4
     target = np.array([*(rng.uniform(-0.1, 0.1, 2) * shape.rim), shape.height * 0.5])
     camera = look_at(w, h, focal, target, distance, tilt, rng.uniform(0, 360), rng.uniform(-8, 8))

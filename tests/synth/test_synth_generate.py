@@ -106,6 +106,8 @@ def test_cli_clips_carry_the_award_of_the_rules(tmp_path: Path) -> None:
         (["--size", "640by480"], "expected WIDTHxHEIGHT"),
         (["--clip-fps", "500", "--clips", "1"], "frames per second"),
         (["--count", "1", "--bowl-paint", "gold"], "expected a bowl paint of qinghua, youlihong"),
+        (["--count", "1", "--bowl-fill", "1.4"], "expected LOW-HIGH such as 1.0-1.4"),
+        (["--count", "1", "--bowl-fill", "1.4-1.2"], "expected a bowl fill range"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_nonzero(tmp_path: Path, capsys: pytest.CaptureFixture[str],
