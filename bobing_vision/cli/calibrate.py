@@ -95,8 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
 
     from bobing_vision.errors import BobingError
-    from bobing_vision.vision.bowl import find_bowl
+    from bobing_vision.vision.bowl import find_bowl, rim_in_view
     from bobing_vision.vision.calibration import Calibration, consensus, save_calibration
+    from bobing_vision.vision.camera_advice import rim_advice
+    from bobing_vision.vision.config import BowlConfig
     from bobing_vision.vision.draw import draw_bowl
 
     found, last, seen = [], None, 0
@@ -123,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         if bowl is None:
             cv2.imwrite(str(picture), draw_bowl(last, None, "no bowl found: show the whole rim"))
             print(f"bobing calibrate: no bowl found in {seen} frame(s) of {args.source}; show the whole rim (at "
-                  f"least half of it must be in view; see {picture})", file=sys.stderr)
+                  f"least {BowlConfig().min_inside_frac:.0%} of it must be in view; see {picture})", file=sys.stderr)
             return 1
         saved = save_calibration(args.out, Calibration(bowl=bowl, width=width, height=height), source=args.source)
         cv2.imwrite(str(picture), draw_bowl(last, bowl, "yellow line on the rim? then calibrated"))
@@ -133,5 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bowl found in {len(found)} of {seen} frame(s): centre ({bowl.cx:.0f}, {bowl.cy:.0f}), "
           f"radii {bowl.rx:.0f} x {bowl.ry:.0f} px at {bowl.angle_deg:.0f} deg in {width}x{height} frames")
     print(f"saved {saved}; check the picture {picture}")
+    advice = rim_advice(rim_in_view(bowl.ellipse, width, height))
+    if advice is not None:
+        print(advice)
     print(dice_check(recent, bowl, args.models))
     return 0

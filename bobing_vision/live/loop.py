@@ -24,7 +24,8 @@ from bobing_vision.live.settle import SettleConfig, SettleDetector, Step, Verdic
 from bobing_vision.live.sources import Frame, FrameSource, NoticeKind, SourceNotice
 from bobing_vision.live.table import TableSession
 from bobing_vision.rules import Throw
-from bobing_vision.vision.camera_advice import SizeAdvice, dice_width, size_advice
+from bobing_vision.vision.bowl import rim_in_view
+from bobing_vision.vision.camera_advice import SizeAdvice, dice_width, rim_advice, size_advice
 from bobing_vision.vision.reading import DiceReader, Reading, ReadingStatus
 
 
@@ -40,6 +41,9 @@ class LoopConfig:
     # Dice too small to read well are said once per camera view: again only when their size changes by
     # this share (the camera was moved, perhaps not far enough).
     size_advice_change: float = 0.2
+    # A rim running off the frame is said once per camera view too: again only when the share of it in
+    # view changes by this much.
+    rim_advice_change: float = 0.1
 
 
 class CommandKind(enum.Enum):
@@ -121,6 +125,7 @@ class LiveLoop:
         self._picture: np.ndarray | None = None  # the last picture shown, redrawn with the new table after a command
         self._received = 0.0
         self._advised_width: float | None = None  # the dice width last called too small
+        self._advised_rim: float | None = None  # the share of the rim in view last called too little
 
     # -- control from other threads --------------------------------------------------------------
     def submit(self, command: Command) -> None:
@@ -215,6 +220,7 @@ class LiveLoop:
             return  # a bump of the dice already scored: nothing to say
         self._shown = reading
         self._advise_size(reading)
+        self._advise_rim(reading, frame.image.shape[1], frame.image.shape[0])
         if verdict.kind is VerdictKind.NOT_DICE:
             self._notice(f"still, but {reading.message}: no throw (if it was one: `t FACES`)")
             return
@@ -241,6 +247,18 @@ class LiveLoop:
         if last is not None and abs(width - last) <= self.config.size_advice_change * last:
             return
         self._advised_width = width
+        self._notice(advice)
+
+    def _advise_rim(self, reading: Reading, width: int, height: int) -> None:
+        """Tell the operator once when the rim runs off the frame: a die jumping out there is not seen."""
+        if reading.bowl is None:
+            return
+        share = rim_in_view(reading.bowl.ellipse, width, height)
+        advice = rim_advice(share)
+        last = self._advised_rim
+        if advice is None or (last is not None and abs(share - last) <= self.config.rim_advice_change):
+            return
+        self._advised_rim = share
         self._notice(advice)
 
     def _play(self, faces: tuple[int, ...] | None, correction: bool, t: float) -> None:

@@ -465,6 +465,11 @@ def _inside(pts: np.ndarray, width: int, height: int) -> np.ndarray:
     return (pts[:, 0] >= 0) & (pts[:, 0] <= width - 1) & (pts[:, 1] >= 0) & (pts[:, 1] <= height - 1)
 
 
+def rim_in_view(ellipse: Ellipse, width: int, height: int) -> float:
+    """The share of the rim inside a width x height frame (1: all of it in view)."""
+    return float(np.mean(_inside(outline(ellipse), width, height)))
+
+
 def _support(ellipse: Ellipse, edges: _Edges, tol: float, config: BowlConfig,
              known: tuple[np.ndarray, np.ndarray] | None = None) -> float:
     """Share of the outline (inside the frame) covered by long runs of edges running along it.
@@ -512,7 +517,7 @@ def _plausible(fit: _Fit, width: int, height: int, min_r: float, max_r: float, c
         return False
     if not (0 <= cx < width and 0 <= cy < height):
         return False
-    if np.mean(_inside(outline(fit.ellipse), width, height)) < config.min_inside_frac:
+    if rim_in_view(fit.ellipse, width, height) < config.min_inside_frac:
         return False
     return fit.support >= config.min_support
 

@@ -1,4 +1,5 @@
-"""Whether the camera sees the dice big enough to read them, and what to tell the person setting it up.
+"""Whether the camera sees the dice big enough to read them and the whole rim, and what to tell the
+person setting it up.
 
 A die's width in pixels decides how often it is read: `bench/compare_models.py` on 8 generated sets
 (1,600 throws, the models committed in the twenty-first session; models/README.md), dice lying flat
@@ -15,6 +16,10 @@ from dataclasses import dataclass
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.vision.reading import Reading, dice_median_width
+
+# The rim is advised to be this much in view: where it runs off the frame, a die that jumps out of the
+# bowl on that side lands out of sight, and the throw reads "5 dice seen" instead of void (出碗).
+RIM_IN_VIEW = 0.95
 
 @dataclass(frozen=True)
 class SizeAdvice:
@@ -40,3 +45,12 @@ def size_advice(width: float | None, advice: SizeAdvice = SizeAdvice()) -> str |
         return None
     return (f"the dice are only {width:.0f} px wide: move the camera closer or use a higher resolution until "
             f"they are {advice.good_px:.0f} px or more (dice under {advice.too_small_px:.0f} px are often unreadable)")
+
+
+def rim_advice(in_view: float) -> str | None:
+    """A sentence asking for the whole rim in view when only `in_view` (a share, `bowl.rim_in_view`) is."""
+    if in_view >= RIM_IN_VIEW:
+        return None
+    return (f"only {in_view:.0%} of the rim is in view: a die that jumps out of the bowl past the frame's edge "
+            "is not seen (the throw reads '5 dice seen', not void); move the camera back or up until the whole "
+            "rim and some table round it show")

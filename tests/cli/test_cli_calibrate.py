@@ -15,10 +15,10 @@ from bobing_vision.vision.calibration import load_calibration
 RIM = (330.0, 230.0, 190.0, 160.0, 20.0)  # cx, cy, rx, ry, angle
 
 
-def bowl_picture() -> np.ndarray:
+def bowl_picture(rim: tuple[float, float, float, float, float] = RIM) -> np.ndarray:
     """A white bowl with a blue band inside the rim on a brown table."""
     image = np.full((480, 640, 3), (40, 70, 120), np.uint8)
-    cx, cy, rx, ry, angle = RIM
+    cx, cy, rx, ry, angle = rim
     cv2.ellipse(image, (round(cx), round(cy)), (round(rx), round(ry)), angle, 0, 360, (235, 238, 240), -1, cv2.LINE_AA)
     cv2.ellipse(image, (round(cx), round(cy)), (round(rx * 0.9), round(ry * 0.9)), angle, 0, 360, (170, 90, 40), 3)
     return image
@@ -38,6 +38,16 @@ def test_image_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert check is not None and check.shape == (480, 640, 3)
     out_text = capsys.readouterr().out
     assert "saved" in out_text and "no dice seen in the bowl" in out_text
+    assert "of the rim is in view" not in out_text, "the whole rim shows"
+
+
+def test_a_rim_running_off_the_frame_is_saved_with_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "close.png"
+    cv2.imwrite(str(source), bowl_picture((330.0, 380.0, 190.0, 160.0, 20.0)))  # the near side below the frame
+    assert main(["--source", str(source), "--out", str(tmp_path / "bowl.json")]) == 0
+    assert load_calibration(tmp_path / "bowl.json").bowl.cy == pytest.approx(380, abs=4)
+    advice = re.search(r"only (\d+)% of the rim is in view.*move the camera back", capsys.readouterr().out)
+    assert advice is not None and 60 <= int(advice.group(1)) <= 85
 
 
 def test_video_source(tmp_path: Path) -> None:

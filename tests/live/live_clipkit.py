@@ -30,6 +30,7 @@ class Throw:
     hand: bool = False  # the still part has a hand covering two dice (four dice seen)
     jitter: bool = False  # the reader flips between two answers on still frames
     die_px: float = 24.0  # the width of the dice's boxes in the readings (drawn 12 px whatever it is)
+    bowl: Bowl = BOWL  # the rim in the readings (drawn as BOWL whatever it is)
 
 
 def _key(image: np.ndarray) -> str:
@@ -71,7 +72,8 @@ def _draw(positions: list[tuple[float, float]], hand: bool) -> np.ndarray:
     return img
 
 
-def _reading(faces: str, positions: list[tuple[float, float]], hand: bool, die_px: float = 24.0) -> Reading:
+def _reading(faces: str, positions: list[tuple[float, float]], hand: bool, die_px: float = 24.0,
+             bowl: Bowl = BOWL) -> Reading:
     dice, half = [], die_px / 2
     for i, (ch, (x, y)) in enumerate(zip(faces, positions)):
         if hand and i < 2:
@@ -88,7 +90,7 @@ def _reading(faces: str, positions: list[tuple[float, float]], hand: bool, die_p
         status = ReadingStatus.UNREADABLE
     else:
         status = ReadingStatus.OK
-    return Reading(dice=tuple(dice), bowl=BOWL, status=status)
+    return Reading(dice=tuple(dice), bowl=bowl, status=status)
 
 
 def render(script: list[Throw], rng: np.random.Generator, book: FrameBook, lead_in: int = 5) -> list[np.ndarray]:
@@ -108,10 +110,10 @@ def render(script: list[Throw], rng: np.random.Generator, book: FrameBook, lead_
             book.add(img, [_reading(noisy, pos, False)])
         final = [(x, y) if ch != "x" else (300.0, 25.0 + 10 * i) for i, (ch, (x, y)) in enumerate(zip(throw.faces, pos))]
         still = _draw(final, throw.hand)
-        options = [_reading(throw.faces, final, throw.hand, throw.die_px)]
+        options = [_reading(throw.faces, final, throw.hand, throw.die_px, throw.bowl)]
         if throw.jitter:
             flipped = throw.faces[:-1] + ("1" if throw.faces[-1] != "1" else "2")
-            options.append(_reading(flipped, final, throw.hand, throw.die_px))
+            options.append(_reading(flipped, final, throw.hand, throw.die_px, throw.bowl))
         book.add(still, options)
         frames.extend([still] * throw.still)
     return frames

@@ -16,6 +16,7 @@ from bobing_vision.live.events import EventSink
 from bobing_vision.live.loop import Command, CommandKind, LiveLoop, parse_command
 from bobing_vision.live.table import TableSetup, open_table
 from bobing_vision.errors import InvalidInput
+from bobing_vision.vision.reading import Bowl
 
 
 def make_loop(script: list[Throw], rng: np.random.Generator, journal: Path | None = None, events: io.StringIO | None = None,
@@ -172,6 +173,17 @@ def test_dice_seen_too_small_are_said_once_with_what_to_do(rng: np.random.Genera
     assert advice == ["the dice are only 12 px wide: move the camera closer or use a higher resolution until they "
                       "are 24 px or more (dice under 18 px are often unreadable)"]
     assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 3  # advice only: the throws still count
+
+
+def test_a_rim_running_off_the_frame_is_said_once_and_again_when_it_changes(rng: np.random.Generator) -> None:
+    cut = Bowl(cx=160, cy=165, rx=100, ry=100)  # its near side below the 240 px frame
+    further = Bowl(cx=160, cy=210, rx=100, ry=100)
+    script = [Throw("123456"), Throw("444411", bowl=cut), Throw("421365", bowl=cut), Throw("222333", bowl=further)]
+    loop, rec = make_loop(script, rng)
+    loop.run()
+    assert [n.split(":")[0] for n in rec.notices if "of the rim is in view" in n] == [
+        "only 76% of the rim is in view", "only 59% of the rim is in view"]
+    assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 4  # advice only: the throws still count
 
 
 def test_a_camera_moved_still_not_close_enough_is_told_again(rng: np.random.Generator) -> None:

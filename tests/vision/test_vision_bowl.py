@@ -11,7 +11,7 @@ import pytest
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.synth import SceneSpec, render_scene
-from bobing_vision.vision.bowl import _inside, _long_runs, _percentile, find_bowl, outline, still_there
+from bobing_vision.vision.bowl import _long_runs, _percentile, find_bowl, rim_in_view, still_there
 from bobing_vision.vision.bowl import rim_error as bowl_rim_error
 from bobing_vision.vision.reading import Bowl
 
@@ -101,7 +101,7 @@ def test_a_rim_half_cut_by_the_frame_is_found_not_a_curve_inside_it() -> None:
         image, label = render_scene(np.random.default_rng(seed), SceneSpec(size=(640, 480), max_tilt_deg=10.0))
         assert label.bowl is not None
         close, rim = closer_in(image, label.bowl, 1.35)
-        if not 0.48 <= np.mean(_inside(outline(rim), 640, 480)) <= 0.58:
+        if not 0.48 <= rim_in_view(rim, 640, 480) <= 0.58:
             continue
         found = find_bowl(close)
         assert found is not None and rim_error(found, rim) < 0.06, seed
@@ -119,7 +119,7 @@ def test_a_rim_mostly_off_the_frame_is_found() -> None:
         spec = SceneSpec(size=(640, 480), bowl_fill=(1.25, 1.4), max_tilt_deg=10.0)
         image, label = render_scene(np.random.default_rng(seed), spec)
         assert label.bowl is not None
-        if not 0.27 <= np.mean(_inside(outline(label.bowl), 640, 480)) <= 0.44:
+        if not 0.27 <= rim_in_view(label.bowl, 640, 480) <= 0.44:
             continue
         found = find_bowl(image)
         errors.append(1.0 if found is None else rim_error(found, label.bowl))

@@ -1,11 +1,13 @@
-"""Dice seen too small to read well get advice; their size is the median of the dice in the bowl."""
+"""Dice seen too small to read well get advice, their size the median of the dice in the bowl; so does a
+rim running off the frame."""
 
 from __future__ import annotations
 
 import pytest
 
 from bobing_vision.errors import InvalidInput
-from bobing_vision.vision.camera_advice import SizeAdvice, dice_width, size_advice
+from bobing_vision.vision.bowl import rim_in_view
+from bobing_vision.vision.camera_advice import SizeAdvice, dice_width, rim_advice, size_advice
 from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
 
 
@@ -32,3 +34,12 @@ def test_advice_only_below_the_bar() -> None:
 def test_a_bar_above_the_good_size_is_refused() -> None:
     with pytest.raises(InvalidInput):
         SizeAdvice(too_small_px=30.0, good_px=24.0)
+
+
+def test_a_rim_cut_by_the_frame_gets_advice() -> None:
+    whole = rim_in_view((320.0, 240.0, 200.0, 180.0, 0.0), 640, 480)
+    half = rim_in_view((0.0, 240.0, 150.0, 150.0, 0.0), 640, 480)
+    assert whole == 1.0 and half == pytest.approx(0.5, abs=0.02)
+    assert rim_advice(whole) is None and rim_advice(0.95) is None
+    text = rim_advice(half)
+    assert text is not None and text.startswith("only 50% of the rim is in view") and "not seen" in text
