@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from bobing_vision.synth.camera import Camera
-from bobing_vision.synth.config import BOWL_PAINTS, CONFIG
+from bobing_vision.synth.config import BOWL_PAINTS, CONFIG, SceneSpec
 from bobing_vision.synth.dice import fill
 from bobing_vision.synth.lighting import Lighting
 from bobing_vision.synth.noise import fill_invalid, smooth_noise, times_gray
@@ -22,7 +22,6 @@ from bobing_vision.synth.patterns import COBALT, COPPER_RED, paint, qinghua_insi
 GOLD = (0.25, 0.62, 0.82)
 # The painted bowls and their pigment: the same brushwork in cobalt blue (青花) or copper red (釉里红).
 PIGMENTS = dict(zip(BOWL_PAINTS, (COBALT, COPPER_RED)))  # in BOWL_PAINTS' order: qinghua, youlihong
-RED_PAINTED_P = 1 / 3  # share of the painted bowls painted red
 
 
 @dataclass(frozen=True)
@@ -117,13 +116,15 @@ def own_stream(rng: np.random.Generator) -> np.random.Generator:
     return np.random.default_rng([state["state"], state["inc"]])
 
 
-def sample_style(rng: np.random.Generator, painted: str | None = None) -> BowlStyle:
+def sample_style(rng: np.random.Generator, painted: str | None = None,
+                 red_p: float = SceneSpec.red_painted_p) -> BowlStyle:
     """A bowl's look; `painted` ("qinghua" or "youlihong") paints every bowl in that pigment, the
-    rest of the scene as drawn without it (A/B sets of the same scenes in blue and in red)."""
+    rest of the scene as drawn without it (A/B sets of the same scenes in blue and in red); otherwise
+    `red_p` of the painted bowls are red (0: every one blue, the scenes drawn before red was)."""
     kind = ["white", "qinghua", "qinghua", "celadon", "ivory"][int(rng.integers(5))]
     if painted is not None:
         kind = painted
-    elif kind == "qinghua" and own_stream(rng).random() < RED_PAINTED_P:
+    elif kind == "qinghua" and own_stream(rng).random() < red_p:
         kind = "youlihong"
     glaze = {
         "white": (0.93, 0.94, 0.93),

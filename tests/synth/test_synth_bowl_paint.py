@@ -48,6 +48,14 @@ def test_a_third_of_the_painted_bowls_are_red_and_the_other_kinds_stay() -> None
     assert {"white", "celadon", "ivory"} <= set(kinds)
 
 
+def test_the_red_share_paints_red_or_blue_from_the_same_draws() -> None:
+    blue, red = ([sample_style(np.random.default_rng([5, 0, k]), red_p=p).kind for k in range(300)] for p in (0.0, 1.0))
+    assert "youlihong" not in blue and "qinghua" not in red
+    assert [k.replace("youlihong", "qinghua") for k in red] == blue, "the other bowls as drawn"
+
+
 def test_an_unknown_paint_is_refused() -> None:
     with pytest.raises(InvalidInput, match="qinghua, youlihong"):
         SceneSpec(bowl_paint="green")
+    with pytest.raises(InvalidInput, match="red_painted_p in 0..1"):
+        SceneSpec(red_painted_p=1.5)

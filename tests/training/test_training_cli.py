@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bobing_vision.cli.train import main, parse_args
@@ -55,6 +56,7 @@ OUT_OF_RANGE = [
     *(("--leaning-share", share, f"expected 0 <= --leaning-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--leaning-side-share", share, f"expected 0 <= --leaning-side-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--ordinary-share", share, f"expected 0 <= --ordinary-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
+    *(("--red-bowl-share", share, f"expected 0 <= --red-bowl-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     ("--exposure-sigma", "-0.1", "expected --exposure-sigma >= 0, got -0.1"),
 ]
 
@@ -177,9 +179,19 @@ def test_the_ordinary_share_sets_which_scenes_show_chinese_dice() -> None:
 
 def test_the_defaults_are_the_committed_models_recipe() -> None:
     """The model card's command, shares left out, trains what is committed: a quarter of the scenes at
-    320x240 and 35% with ordinary dice (the generator alone shows them in 20%)."""
+    320x240, 35% with ordinary dice (the generator alone shows them in 20%) and no bowl painted red (the
+    generator alone paints a third of its painted bowls red)."""
     args = parse_args(["--out", "x"])
-    assert (args.small_share, args.ordinary_share) == (0.25, 0.35)
+    assert (args.small_share, args.ordinary_share, args.red_bowl_share) == (0.25, 0.35, 0.0)
+
+
+def test_the_red_bowl_share_repaints_the_same_scenes() -> None:
+    from bobing_vision.training.scenes import render_synth
+
+    blue, red = (render_synth(12, seed=1002, red_bowl_share=share) for share in (0.0, 1.0))
+    assert [[(d.center, d.face) for d in s.dice] for s in blue] == [[(d.center, d.face) for d in s.dice] for s in red]
+    repainted = [k for k, (b, r) in enumerate(zip(blue, red)) if not np.array_equal(b.image, r.image)]
+    assert 0 < len(repainted) < 12, "the painted bowls only"
 
 
 def test_the_exposure_spread_given_is_the_augmentation_trained_with(tmp_path: Path,
