@@ -21,6 +21,7 @@ from bobing_vision.vision.reading import Reading, dice_median_width
 # bowl on that side lands out of sight, and the throw reads "5 dice seen" instead of void (出碗).
 RIM_IN_VIEW = 0.95
 
+
 @dataclass(frozen=True)
 class SizeAdvice:
     """Below `too_small_px` the dice are advised to be seen bigger, to `good_px` or more."""
