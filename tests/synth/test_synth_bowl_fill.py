@@ -8,21 +8,22 @@ import numpy as np
 import pytest
 
 from bobing_vision.cli.synth import main
-from bobing_vision.dataset.labels import load_labels
+from bobing_vision.dataset.labels import ImageLabel, load_labels
 from bobing_vision.errors import InvalidInput
 from bobing_vision.synth import SceneSpec, render_scene
 
 SIZE = (160, 120)
 
 
+def _rim_diameter(label: ImageLabel) -> float:
+    """The labelled rim's mean diameter in pixels."""
+    assert label.bowl is not None
+    return 2 * float(np.sqrt(label.bowl[2] * label.bowl[3]))
+
+
 def _rim_height_shares(spec: SceneSpec, seeds: range) -> list[float]:
     """The labelled rim's mean diameter as a share of the frame height, scene by scene."""
-    shares = []
-    for seed in seeds:
-        _, label = render_scene(np.random.default_rng(seed), spec)
-        assert label.bowl is not None
-        shares.append(2 * float(np.sqrt(label.bowl[2] * label.bowl[3])) / SIZE[1])
-    return shares
+    return [_rim_diameter(render_scene(np.random.default_rng(seed), spec)[1]) / SIZE[1] for seed in seeds]
 
 
 def test_a_close_camera_frames_the_rim_beyond_the_frame_and_keeps_its_angle() -> None:
@@ -47,4 +48,4 @@ def test_cli_frames_every_bowl_as_asked(tmp_path: Path) -> None:
                  "--quiet"]) == 0
     labels = load_labels(tmp_path)
     assert len(labels) == 2
-    assert all(2 * np.sqrt(label.bowl[2] * label.bowl[3]) > 120 for label in labels.values() if label.bowl)
+    assert all(_rim_diameter(label) > 120 for label in labels.values())

@@ -115,8 +115,8 @@ def test_a_rim_mostly_off_the_frame_is_found() -> None:
     """A webcam close over a big bowl (`bobing synth --bowl-fill`) sees a third of its rim: a rim that
     big and that far out of view was refused, and an arc inside the bowl won or no bowl was found."""
     errors = []
+    spec = SceneSpec(size=(640, 480), bowl_fill=(1.25, 1.4), max_tilt_deg=10.0)
     for seed in range(TEST_SEED, TEST_SEED + 60):
-        spec = SceneSpec(size=(640, 480), bowl_fill=(1.25, 1.4), max_tilt_deg=10.0)
         image, label = render_scene(np.random.default_rng(seed), spec)
         assert label.bowl is not None
         if not 0.27 <= rim_in_view(label.bowl, 640, 480) <= 0.44:
