@@ -25,7 +25,9 @@ from bobing_vision.live.sources import Frame, FrameSource, NoticeKind, SourceNot
 from bobing_vision.live.table import TableSession
 from bobing_vision.rules import Throw
 from bobing_vision.vision.bowl import rim_in_view
-from bobing_vision.vision.camera_advice import SizeAdvice, dice_width, rim_advice, size_advice
+from bobing_vision.vision.camera_advice import (
+    SizeAdvice, dice_width, exposure_advice, rim_advice, size_advice, washed_out_share,
+)
 from bobing_vision.vision.reading import DiceReader, Reading, ReadingStatus
 
 
@@ -44,6 +46,8 @@ class LoopConfig:
     # A rim running off the frame is said once per camera view too: again only when the share of it in
     # view changes by this much.
     rim_advice_change: float = 0.1
+    # A washed-out bowl likewise: again only when its pure-white share changes by this much.
+    exposure_advice_change: float = 0.15
 
 
 class CommandKind(enum.Enum):
@@ -80,6 +84,23 @@ def parse_command(text: str) -> Command:
             raise InvalidInput(f"expected six faces after {key}, like `{key} 444411`, got {text.strip()!r}")
         return Command(kind, Throw.parse(words[1]).faces)
     return Command(kind)
+
+
+@dataclass
+class SaidOnce:
+    """Camera advice is said once per view: again only when its measure has moved by `change` (a share of
+    the last measure said, if `relative`), as when the camera was moved, perhaps not far enough."""
+
+    change: float
+    relative: bool = False
+    said: float | None = None  # the measure when the advice was last said
+
+    def due(self, measure: float) -> bool:
+        last = self.said
+        if last is not None and abs(measure - last) <= self.change * (abs(last) if self.relative else 1.0):
+            return False
+        self.said = measure
+        return True
 
 
 @dataclass
@@ -124,8 +145,9 @@ class LiveLoop:
         self._last_preview = float("-inf")
         self._picture: np.ndarray | None = None  # the last picture shown, redrawn with the new table after a command
         self._received = 0.0
-        self._advised_width: float | None = None  # the dice width last called too small
-        self._advised_rim: float | None = None  # the share of the rim in view last called too little
+        self._size_said = SaidOnce(config.size_advice_change, relative=True)
+        self._rim_said = SaidOnce(config.rim_advice_change)
+        self._exposure_said = SaidOnce(config.exposure_advice_change)
 
     # -- control from other threads --------------------------------------------------------------
     def submit(self, command: Command) -> None:
@@ -219,8 +241,7 @@ class LiveLoop:
         if verdict.kind is VerdictKind.SAME_DICE:
             return  # a bump of the dice already scored: nothing to say
         self._shown = reading
-        self._advise_size(reading)
-        self._advise_rim(reading, frame.image.shape[1], frame.image.shape[0])
+        self._advise_camera(reading, frame.image)
         if verdict.kind is VerdictKind.NOT_DICE:
             self._notice(f"still, but {reading.message}: no throw (if it was one: `t FACES`)")
             return
@@ -237,29 +258,21 @@ class LiveLoop:
         faces = reading.faces if reading.status is ReadingStatus.OK else None
         self._play(faces, correction=False, t=frame.t)
 
-    def _advise_size(self, reading: Reading) -> None:
-        """Tell the operator once when the camera sees the dice too small to read them well."""
+    def _advise_camera(self, reading: Reading, image: np.ndarray) -> None:
+        """Tell the operator what to change when the camera sees the dice too small, the rim cut by the
+        frame or the bowl washed out to white: each once per camera view."""
         width = dice_width(reading)
-        advice = size_advice(width, self.config.dice_size)
-        if advice is None or width is None:
-            return
-        last = self._advised_width
-        if last is not None and abs(width - last) <= self.config.size_advice_change * last:
-            return
-        self._advised_width = width
-        self._notice(advice)
+        if width is not None:
+            self._advise(self._size_said, width, size_advice(width, self.config.dice_size))
+        if reading.bowl is not None:
+            in_view = rim_in_view(reading.bowl.ellipse, image.shape[1], image.shape[0])
+            self._advise(self._rim_said, in_view, rim_advice(in_view))
+            white = washed_out_share(image, reading.bowl.ellipse)
+            self._advise(self._exposure_said, white, exposure_advice(white))
 
-    def _advise_rim(self, reading: Reading, width: int, height: int) -> None:
-        """Tell the operator once when the rim runs off the frame: a die jumping out there is not seen."""
-        if reading.bowl is None:
-            return
-        share = rim_in_view(reading.bowl.ellipse, width, height)
-        advice = rim_advice(share)
-        last = self._advised_rim
-        if advice is None or (last is not None and abs(share - last) <= self.config.rim_advice_change):
-            return
-        self._advised_rim = share
-        self._notice(advice)
+    def _advise(self, said: SaidOnce, measure: float, advice: str | None) -> None:
+        if advice is not None and said.due(measure):
+            self._notice(advice)
 
     def _play(self, faces: tuple[int, ...] | None, correction: bool, t: float) -> None:
         """A throw (or a correction of the last one) into the game, then its announcement."""

@@ -15,11 +15,12 @@ from bobing_vision.vision.calibration import load_calibration
 RIM = (330.0, 230.0, 190.0, 160.0, 20.0)  # cx, cy, rx, ry, angle
 
 
-def bowl_picture(rim: tuple[float, float, float, float, float] = RIM) -> np.ndarray:
+def bowl_picture(rim: tuple[float, float, float, float, float] = RIM, porcelain: int = 238) -> np.ndarray:
     """A white bowl with a blue band inside the rim on a brown table."""
     image = np.full((480, 640, 3), (40, 70, 120), np.uint8)
     cx, cy, rx, ry, angle = rim
-    cv2.ellipse(image, (round(cx), round(cy)), (round(rx), round(ry)), angle, 0, 360, (235, 238, 240), -1, cv2.LINE_AA)
+    cv2.ellipse(image, (round(cx), round(cy)), (round(rx), round(ry)), angle, 0, 360,
+                (porcelain - 3, porcelain, min(255, porcelain + 2)), -1, cv2.LINE_AA)
     cv2.ellipse(image, (round(cx), round(cy)), (round(rx * 0.9), round(ry * 0.9)), angle, 0, 360, (170, 90, 40), 3)
     return image
 
@@ -39,6 +40,15 @@ def test_image_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     out_text = capsys.readouterr().out
     assert "saved" in out_text and "no dice seen in the bowl" in out_text
     assert "of the rim is in view" not in out_text, "the whole rim shows"
+    assert "pure white" not in out_text, "the porcelain is not clipped"
+
+
+def test_a_bowl_washed_out_to_white_is_saved_with_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "bright.png"
+    cv2.imwrite(str(source), bowl_picture(porcelain=255))
+    assert main(["--source", str(source), "--out", str(tmp_path / "bowl.json")]) == 0
+    advice = re.search(r"(\d+)% of the bowl is pure white.*exposure", capsys.readouterr().out)
+    assert advice is not None and int(advice.group(1)) >= 90
 
 
 def test_a_rim_running_off_the_frame_is_saved_with_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -31,6 +31,7 @@ class Throw:
     jitter: bool = False  # the reader flips between two answers on still frames
     die_px: float = 24.0  # the width of the dice's boxes in the readings (drawn 12 px whatever it is)
     bowl: Bowl = BOWL  # the rim in the readings (drawn as BOWL whatever it is)
+    porcelain: int = 235  # the bowl's grey level: 255 is a camera over-exposed to pure white
 
 
 def _key(image: np.ndarray) -> str:
@@ -60,9 +61,9 @@ class BookReader:
         return options[self.calls % len(options)]
 
 
-def _draw(positions: list[tuple[float, float]], hand: bool) -> np.ndarray:
+def _draw(positions: list[tuple[float, float]], hand: bool, porcelain: int = 235) -> np.ndarray:
     img = np.full((H, W, 3), (90, 60, 40), np.uint8)
-    cv2.circle(img, (160, 120), 100, (235, 235, 235), -1)
+    cv2.circle(img, (160, 120), 100, (porcelain,) * 3, -1)
     for x, y in positions:
         cv2.rectangle(img, (int(x) - 6, int(y) - 6), (int(x) + 6, int(y) + 6), (250, 250, 250), -1)
         cv2.rectangle(img, (int(x) - 6, int(y) - 6), (int(x) + 6, int(y) + 6), (30, 30, 30), 1)
@@ -104,12 +105,12 @@ def render(script: list[Throw], rng: np.random.Generator, book: FrameBook, lead_
         pos = [(160 + rng.uniform(-60, 60), 120 + rng.uniform(-60, 60)) for _ in range(6)]
         for _ in range(throw.moving):
             pos = [(min(300, max(20, x + rng.uniform(-12, 12))), min(220, max(20, y + rng.uniform(-12, 12)))) for x, y in pos]
-            img = _draw(pos, False)
+            img = _draw(pos, False, throw.porcelain)
             frames.append(img)
             noisy = "".join(str(rng.integers(1, 7)) for _ in range(6))  # blur reads as nonsense
             book.add(img, [_reading(noisy, pos, False)])
         final = [(x, y) if ch != "x" else (300.0, 25.0 + 10 * i) for i, (ch, (x, y)) in enumerate(zip(throw.faces, pos))]
-        still = _draw(final, throw.hand)
+        still = _draw(final, throw.hand, throw.porcelain)
         options = [_reading(throw.faces, final, throw.hand, throw.die_px, throw.bowl)]
         if throw.jitter:
             flipped = throw.faces[:-1] + ("1" if throw.faces[-1] != "1" else "2")

@@ -186,6 +186,16 @@ def test_a_rim_running_off_the_frame_is_said_once_and_again_when_it_changes(rng:
     assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 4  # advice only: the throws still count
 
 
+def test_a_bowl_washed_out_to_white_is_said_once(rng: np.random.Generator) -> None:
+    script = [Throw("123456"), Throw("444411", porcelain=255), Throw("421365", porcelain=255), Throw("222333"),
+              Throw("654321", porcelain=255)]
+    loop, rec = make_loop(script, rng)
+    loop.run()
+    said = [n for n in rec.notices if "pure white" in n]
+    assert len(said) == 1 and said[0].startswith("98% of the bowl is pure white") and "exposure" in said[0]
+    assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 5  # advice only: the throws still count
+
+
 def test_a_camera_moved_still_not_close_enough_is_told_again(rng: np.random.Generator) -> None:
     loop, rec = make_loop([Throw("444411", die_px=10), Throw("123456", die_px=15), Throw("421365", die_px=20)], rng)
     loop.run()

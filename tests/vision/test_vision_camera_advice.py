@@ -1,13 +1,18 @@
-"""Dice seen too small to read well get advice, their size the median of the dice in the bowl; so does a
-rim running off the frame."""
+"""Dice seen too small to read well get advice, their size the median of the dice in the bowl; so do a
+rim running off the frame and a bowl washed out to white."""
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.vision.bowl import rim_in_view
-from bobing_vision.vision.camera_advice import SizeAdvice, dice_width, rim_advice, size_advice
+from bobing_vision.synth import render_scene
+from bobing_vision.vision.camera_advice import (
+    SizeAdvice, dice_width, exposure_advice, rim_advice, size_advice, washed_out_share,
+)
 from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
 
 
@@ -43,3 +48,34 @@ def test_a_rim_cut_by_the_frame_gets_advice() -> None:
     assert rim_advice(whole) is None and rim_advice(0.95) is None
     text = rim_advice(half)
     assert text is not None and text.startswith("only 50% of the rim is in view") and "not seen" in text
+
+
+def test_the_washed_out_share_counts_pure_white_inside_the_rim_only() -> None:
+    image = np.full((240, 320, 3), 255, np.uint8)  # a white table: outside the rim, not counted
+    rim = (160.0, 120.0, 100.0, 60.0, 30.0)
+    cv2.ellipse(image, ((160, 120), (200, 120), 30), (200, 210, 220), -1)
+    assert washed_out_share(image, rim) == pytest.approx(0.0, abs=0.02)
+    image[:, :160] = (252, 255, 251)  # the left half clipped in every channel
+    assert washed_out_share(image, rim) == pytest.approx(0.5, abs=0.02)
+    image[:, :160, 0] = 200  # bright but not clipped in blue: a colour, not pure white
+    assert washed_out_share(image, rim) == pytest.approx(0.0, abs=0.02)
+    grey = np.full((240, 320), 255, np.uint8)
+    assert washed_out_share(grey, (0.0, 120.0, 100.0, 100.0, 0.0)) == pytest.approx(1.0)  # half off the frame
+    assert washed_out_share(grey, (-300.0, -300.0, 50.0, 50.0, 0.0)) == 0.0  # wholly off it
+
+
+def test_advice_past_the_bar_only() -> None:
+    assert exposure_advice(0.0) is None and exposure_advice(0.29) is None
+    text = exposure_advice(0.62)
+    assert text is not None and text.startswith("62% of the bowl is pure white") and "exposure" in text
+
+
+def test_generated_bowls_over_exposed_get_advice_and_as_rendered_do_not() -> None:
+    advised = {"as rendered": 0, "over-exposed by half": 0}
+    for seed in range(3000, 3012):
+        image, label = render_scene(np.random.default_rng(seed))
+        assert label.bowl is not None
+        bright = np.clip(image.astype(np.float32) * 1.5, 0, 255).astype(np.uint8)
+        advised["as rendered"] += exposure_advice(washed_out_share(image, label.bowl)) is not None
+        advised["over-exposed by half"] += exposure_advice(washed_out_share(bright, label.bowl)) is not None
+    assert advised["as rendered"] <= 1 and advised["over-exposed by half"] >= 8
