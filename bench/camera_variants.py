@@ -19,7 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bobing_vision.dataset.labels import Ellipse, ImageLabel, load_labels, save_labels
+from bobing_vision.dataset.labels import ImageLabel, load_labels, save_labels
+from bobing_vision.geometry import Ellipse
 from bobing_vision.vision.bowl import outline
 
 Look = Callable[[np.ndarray, np.random.Generator], np.ndarray]

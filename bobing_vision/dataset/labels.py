@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from bobing_vision.errors import InvalidInput
+from bobing_vision.geometry import Ellipse
 
 LABELS_FILE = "labels.json"
 
-Ellipse = tuple[float, float, float, float, float]  # cx, cy, rx, ry, angle_deg: a bowl's rim
 PointMap = Callable[[float, float], tuple[float, float]]  # where a pixel of an image goes in another
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.evaluation.matching import Match
 from bobing_vision.evaluation.verdicts import Verdict, judge
+from bobing_vision.geometry import Ellipse
 from bobing_vision.vision.bowl import rim_error as rim_error_between
 from bobing_vision.vision.reading import Bowl, DieReading, Reading
 
@@ -86,7 +87,7 @@ class ImageResult:
     reading: Reading
     match: Match
     seconds: float
-    rim: tuple[float, float, float, float, float] | None = None  # the labelled bowl ellipse, if any
+    rim: Ellipse | None = None  # the labelled bowl ellipse, if any
     dice_kind: str | None = None  # `ImageLabel.dice_kind`: which dice a generated scene shows
 
     @property

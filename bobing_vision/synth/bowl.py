@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from bobing_vision.geometry import Ellipse
 from bobing_vision.synth.camera import Camera
 from bobing_vision.synth.config import BOWL_PAINTS, CONFIG, SceneSpec
 from bobing_vision.synth.dice import fill
@@ -142,7 +143,7 @@ def _circle(radius: float, z: float, n: int = 96) -> np.ndarray:
     return np.stack([radius * np.cos(a), radius * np.sin(a), np.full(n, z)], axis=1)
 
 
-def rim_ellipse(camera: Camera, shape: BowlShape) -> tuple[float, float, float, float, float]:
+def rim_ellipse(camera: Camera, shape: BowlShape) -> Ellipse:
     """The rim (middle of the lip) as seen: (cx, cy, rx, ry, angle_deg) in cv2.ellipse's convention."""
     pts = camera.project(_circle(shape.rim + shape.lip / 2, shape.height)).astype(np.float32)
     (cx, cy), (w, h), ang = cv2.fitEllipse(pts)

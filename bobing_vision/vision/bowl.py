@@ -25,12 +25,11 @@ import cv2
 import numpy as np
 
 from bobing_vision.errors import InvalidInput
+from bobing_vision.geometry import Ellipse
 from bobing_vision.vision.config import BowlConfig
 from bobing_vision.vision.reading import Bowl
 
 _OUTLINE_SAMPLES = 180  # points along an ellipse when measuring its edge support (2 degrees each)
-
-Ellipse = tuple[float, float, float, float, float]  # cx, cy, rx, ry, angle_deg
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from bobing_vision.errors import InvalidInput
-from bobing_vision.vision.bowl import Ellipse, ellipse_box
+from bobing_vision.geometry import Ellipse
+from bobing_vision.vision.bowl import ellipse_box
 from bobing_vision.vision.reading import Reading, dice_median_width
 
 # The rim is advised to be this much in view: where it runs off the frame, a die that jumps out of the

@@ -16,6 +16,7 @@ from typing import Protocol, TypeVar
 import numpy as np
 
 from bobing_vision.errors import InvalidInput
+from bobing_vision.geometry import Ellipse
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels of the frame as given
@@ -39,7 +40,7 @@ class Bowl:
             raise InvalidInput(f"bowl radii must be positive, got rx={self.rx}, ry={self.ry}")
 
     @property
-    def ellipse(self) -> tuple[float, float, float, float, float]:
+    def ellipse(self) -> Ellipse:
         """As DATA.md writes it: [cx, cy, rx, ry, angle_deg]."""
         return (self.cx, self.cy, self.rx, self.ry, self.angle_deg)
 
