@@ -44,9 +44,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def reading_row(file: str, reading: Reading) -> dict[str, Any]:
-    """One image's JSON object: the in-bowl faces read, the award's Category name, every die, and the
-    median width of the dice in the bowl (null with fewer than three: `camera_advice.dice_width`)."""
+def reading_row(file: str, reading: Reading, bowl_white: float | None = None) -> dict[str, Any]:
+    """One image's JSON object: the in-bowl faces read, the award's Category name, every die, the median
+    width of the dice in the bowl (null with fewer than three: `camera_advice.dice_width`) and the share
+    of the bowl that is pure white (null without a bowl: `camera_advice.washed_out_share`)."""
     from bobing_vision.vision.camera_advice import dice_width
 
     award = reading.award
@@ -59,6 +60,7 @@ def reading_row(file: str, reading: Reading) -> dict[str, Any]:
         "award": award.category.name if award is not None else None,  # type: ignore[attr-defined]
         "bowl": [round(v, 1) for v in reading.bowl.ellipse] if reading.bowl is not None else None,
         "dice_width": None if width is None else round(width, 1),
+        "bowl_white": None if bowl_white is None else round(bowl_white, 3),
         "dice": [
             {
                 "face": d.face,
@@ -75,7 +77,7 @@ def reading_row(file: str, reading: Reading) -> dict[str, Any]:
 
 def error_row(file: str, reason: str) -> dict[str, Any]:
     return {"file": file, "status": "ERROR", "message": reason, "faces": [], "award": None, "bowl": None,
-            "dice_width": None, "dice": [], "error": reason}
+            "dice_width": None, "bowl_white": None, "dice": [], "error": reason}
 
 
 def annotated_path(folder: Path, file: Path) -> Path:
@@ -127,6 +129,7 @@ def score_file(file: Path) -> dict[str, Any]:
     import cv2
 
     from bobing_vision.errors import InvalidInput
+    from bobing_vision.vision.camera_advice import washed_out_share
     from bobing_vision.vision.draw import annotate
     from bobing_vision.vision.imageio import load_image
 
@@ -136,12 +139,14 @@ def score_file(file: Path) -> dict[str, Any]:
         reading = _Job.reader.read(frame)
     except InvalidInput as exc:
         return error_row(str(file), str(exc))
+    white = washed_out_share(frame, reading.bowl.ellipse) if reading.bowl is not None else None
+    row = reading_row(str(file), reading, white)
     if _Job.annotate is not None:
         out = annotated_path(_Job.annotate, file)
         out.parent.mkdir(parents=True, exist_ok=True)
         if not cv2.imwrite(str(out), annotate(frame, reading)):
-            return {**reading_row(str(file), reading), "error": f"could not write {out}"}
-    return reading_row(str(file), reading)
+            return {**row, "error": f"could not write {out}"}
+    return row
 
 
 class OnnxFactory:
@@ -208,31 +213,45 @@ class Progress:
         return f"scored {self.done} images in {seconds:.1f} s ({rate:.1f} img/s), {self.failed} failed"
 
 
-class SmallDice:
-    """The photos whose dice are too small to read well (`camera_advice.SizeAdvice`), counted as rows come."""
+class CameraTally:
+    """What the photos say about the camera, counted as rows come: dice too small to read well
+    (`camera_advice.SizeAdvice`) and bowls washed out to white (`camera_advice.WASHED_OUT`)."""
 
     def __init__(self) -> None:
         from bobing_vision.vision.camera_advice import SizeAdvice
 
         self.bar = SizeAdvice()
-        self.photos = 0  # photos whose dice were measured
-        self.widths: list[float] = []  # those under the bar
+        self.sized = 0  # photos whose dice were measured
+        self.small: list[float] = []  # the dice widths of those under the bar
+        self.bowls = 0  # photos with a bowl
+        self.white: list[float] = []  # the pure-white shares of those over the bar
 
-    def add(self, width: float | None) -> None:
+    def add(self, row: dict[str, Any]) -> None:
+        from bobing_vision.vision.camera_advice import WASHED_OUT
+
+        width, white = row.get("dice_width"), row.get("bowl_white")
         if width is not None:
-            self.photos += 1
+            self.sized += 1
             if width < self.bar.too_small_px:
-                self.widths.append(width)
+                self.small.append(width)
+        if white is not None:
+            self.bowls += 1
+            if white >= WASHED_OUT:
+                self.white.append(white)
 
-    def advice(self) -> str | None:
-        """In how many photos, and what to do (the median width of those photos' dice)."""
+    def advice(self) -> list[str]:
+        """In how many photos, and what to do (told for the median photo of those)."""
         import statistics
 
-        from bobing_vision.vision.camera_advice import size_advice
+        from bobing_vision.vision.camera_advice import exposure_advice, size_advice
 
-        if not self.widths:
-            return None
-        return f"in {len(self.widths)} of {self.photos} photos {size_advice(statistics.median(self.widths), self.bar)}"
+        said = []
+        if self.small:
+            said.append(f"in {len(self.small)} of {self.sized} photos "
+                        f"{size_advice(statistics.median(self.small), self.bar)}")
+        if self.white:
+            said.append(f"in {len(self.white)} of {self.bowls} photos {exposure_advice(statistics.median(self.white))}")
+        return said
 
 
 def _table_line(row: dict[str, Any]) -> str:
@@ -294,9 +313,9 @@ def _run(args: argparse.Namespace, files: list[Path], reader: DiceReader, factor
         print("file\tfaces\taward\tstatus")
     progress = Progress(len(files), sys.stderr)
     failures: list[str] = []
-    small = SmallDice()
+    camera = CameraTally()
     for row in _rows(files, reader, factory, args.annotate, min(args.workers, len(files))):
-        small.add(row.get("dice_width"))
+        camera.add(row)
         if "error" in row:
             failures.append(f"  {row['error']}" if row["error"].startswith(row["file"]) else
                             f"  {row['file']}: {row['error']}")
@@ -310,7 +329,7 @@ def _run(args: argparse.Namespace, files: list[Path], reader: DiceReader, factor
         progress.step("error" in row)
     progress.clear()
     print(progress.summary(), file=sys.stderr)
-    if advice := small.advice():
+    for advice in camera.advice():
         print(f"bobing score: {advice}", file=sys.stderr)
     if failures:
         print(f"bobing score: {len(failures)} file(s) could not be scored:", file=sys.stderr)

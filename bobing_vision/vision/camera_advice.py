@@ -70,7 +70,8 @@ def rim_advice(in_view: float) -> str | None:
 
 
 def washed_out_share(image: np.ndarray, rim: Ellipse) -> float:
-    """The share of the pixels inside `rim` that are pure white (`PURE_WHITE` in every channel)."""
+    """The share of the pixels inside `rim` that are pure white (`PURE_WHITE` in every channel), counted
+    on every other pixel of every other row: a share needs no more, and `bobing score` pays it per photo."""
     height, width = image.shape[:2]
     x0, y0, x1, y1 = ellipse_box(rim)
     left, top = max(0, int(x0)), max(0, int(y0))
@@ -78,9 +79,9 @@ def washed_out_share(image: np.ndarray, rim: Ellipse) -> float:
     if right <= left or bottom <= top:
         return 0.0
     cx, cy, rx, ry, angle = rim
-    inside = np.zeros((bottom - top, right - left), np.uint8)
-    cv2.ellipse(inside, ((cx - left, cy - top), (2 * rx, 2 * ry), angle), 1, -1)
-    crop = image[top:bottom, left:right]
+    crop = image[top:bottom:2, left:right:2]
+    inside = np.zeros(crop.shape[:2], np.uint8)
+    cv2.ellipse(inside, (((cx - left) / 2, (cy - top) / 2), (rx, ry), angle), 1, -1)  # half size: rx, ry are the axes
     white = crop.min(axis=2) >= PURE_WHITE if crop.ndim == 3 else crop >= PURE_WHITE
     area = int(inside.sum())
     return float(np.count_nonzero(white & (inside > 0))) / area if area else 0.0

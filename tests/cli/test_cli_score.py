@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -88,6 +89,20 @@ def test_dice_too_small_to_read_well_are_measured_and_advised_once(photos: Path,
     assert rows["a.jpg"]["dice_width"] == 10.0 and rows["notes.png"]["dice_width"] is None  # the fake's 10 px boxes
     assert err.count("px wide") == 1
     assert "bobing score: in 2 of 2 photos the dice are only 10 px wide: move the camera closer" in err
+
+
+def test_bowls_washed_out_to_white_are_measured_and_advised_once(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("white1.png", "white2.png"):
+        image = np.full((120, 160, 3), 90, np.uint8)
+        cv2.ellipse(image, (80, 60), (55, 50), 0, 0, 360, (255, 255, 255), -1)  # the fake's bowl, clipped
+        cv2.imwrite(str(photos / name), image)
+    code, out, err = run([str(photos / "a.jpg"), str(photos / "white1.png"), str(photos / "white2.png"),
+                          str(photos / "notes.png"), "--json"], capsys)
+    rows = {Path(r["file"]).name: r for r in map(json.loads, out.splitlines())}
+    assert rows["white1.png"]["bowl_white"] > 0.95 and rows["a.jpg"]["bowl_white"] == 0.0
+    assert rows["notes.png"]["bowl_white"] is None
+    advice = re.findall(r"bobing score: in 2 of 3 photos (\d+)% of the bowl is pure white.*exposure", err)
+    assert err.count("pure white") == 1 and len(advice) == 1 and int(advice[0]) >= 95
 
 
 def test_all_good_files_exit_zero_with_a_table(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:

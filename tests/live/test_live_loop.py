@@ -192,7 +192,8 @@ def test_a_bowl_washed_out_to_white_is_said_once(rng: np.random.Generator) -> No
     loop, rec = make_loop(script, rng)
     loop.run()
     said = [n for n in rec.notices if "pure white" in n]
-    assert len(said) == 1 and said[0].startswith("98% of the bowl is pure white") and "exposure" in said[0]
+    assert len(said) == 1 and "exposure" in said[0]
+    assert 90 <= int(said[0].split("%")[0]) <= 100  # the bowl drawn white, bar the dice's dark outlines
     assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 5  # advice only: the throws still count
 
 
