@@ -103,6 +103,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              "over-exposure costs the most right awards of the camera changes measured: models/README.md)",
     )
     parser.add_argument(
+        "--sharpen-share", type=float, default=AugmentConfig.sharpen_p, metavar="S",
+        help="share of training pictures sharpened as webcams and phones do (an unsharp mask; 0 <= S <= 1; "
+             f"{AugmentConfig.sharpen_p:g} by default; sharpened photos cost right awards: models/README.md)",
+    )
+    parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
              "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
@@ -147,7 +152,7 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
     for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
                           ("--ordinary-share", args.ordinary_share), ("--red-bowl-share", args.red_bowl_share),
-                          ("--leaning-side-share", args.leaning_side_share)):
+                          ("--leaning-side-share", args.leaning_side_share), ("--sharpen-share", args.sharpen_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
     if args.exposure_sigma < 0:
@@ -213,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, reader_deep_blocks=args.reader_deep_blocks)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share)
     try:
-        result = train(scenes, args.out, cfg, sample, aug=AugmentConfig(brightness_sigma=args.exposure_sigma),
+        aug = AugmentConfig(brightness_sigma=args.exposure_sigma, sharpen_p=args.sharpen_share)
+        result = train(scenes, args.out, cfg, sample, aug=aug,
                        max_steps=args.max_steps, log=lambda s: print(s, flush=True), init_from=args.init_from)
     except (FileNotFoundError, InvalidInput) as exc:
         print(f"bobing train: {exc}", file=sys.stderr)

@@ -21,6 +21,11 @@ class AugmentConfig:
     blur_sigma_max: float = 1.6  # in output pixels
     noise_p: float = 0.5  # sensor noise
     noise_sigma_max: float = 10.0  # in grey levels
+    # Webcams and phones sharpen (an unsharp mask): halos round every edge and pip. 0, the committed
+    # recipe, draws nothing, so its pictures stay as they were; --sharpen-share tries it (models/README.md).
+    sharpen_p: float = 0.0
+    sharpen_amount: tuple[float, float] = (0.5, 1.5)  # the halo's strength: 1.5 is a hard webcam's
+    sharpen_sigma: tuple[float, float] = (0.7, 2.0)  # the halo's width, in output pixels
     jpeg_p: float = 0.3  # web cameras and phone photos are JPEG
     jpeg_quality: tuple[int, int] = (30, 95)
     # Dice come in every colour: swapping the colour channels turns green dice red or blue. Never on an
@@ -51,6 +56,9 @@ def photometric(
             x = cv2.GaussianBlur(x, (0, 0), sigma)
     if rng.random() < cfg.noise_p:
         x = x + rng.normal(0.0, rng.uniform(0.0, cfg.noise_sigma_max) / 255.0, x.shape).astype(np.float32)
+    if cfg.sharpen_p > 0 and rng.random() < cfg.sharpen_p:  # after the noise: the camera sharpens that too
+        blurred = cv2.GaussianBlur(x, (0, 0), rng.uniform(*cfg.sharpen_sigma))
+        x = x + np.float32(rng.uniform(*cfg.sharpen_amount)) * (x - blurred)
     out = np.clip(x * 255.0 + 0.5, 0, 255).astype(np.uint8)
     if rng.random() < cfg.jpeg_p:
         quality = int(rng.integers(*cfg.jpeg_quality))

@@ -58,6 +58,7 @@ OUT_OF_RANGE = [
     *(("--ordinary-share", share, f"expected 0 <= --ordinary-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--red-bowl-share", share, f"expected 0 <= --red-bowl-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     ("--exposure-sigma", "-0.1", "expected --exposure-sigma >= 0, got -0.1"),
+    *(("--sharpen-share", share, f"expected 0 <= --sharpen-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
 ]
 
 
@@ -194,8 +195,8 @@ def test_the_red_bowl_share_repaints_the_same_scenes() -> None:
     assert 0 < len(repainted) < 12, "the painted bowls only"
 
 
-def test_the_exposure_spread_given_is_the_augmentation_trained_with(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_exposure_spread_and_sharpening_given_are_the_augmentation_trained_with(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("torch")
     augs = []
 
@@ -204,6 +205,7 @@ def test_the_exposure_spread_given_is_the_augmentation_trained_with(tmp_path: Pa
         raise FileNotFoundError("recorded")
 
     monkeypatch.setattr("bobing_vision.training.train.train", record)
-    for options, sigma in (([], 0.3), (["--exposure-sigma", "0.45"], 0.45)):
+    for options, sigma, sharpen in (([], 0.3, 0.0), (["--exposure-sigma", "0.45"], 0.45, 0.0),
+                                    (["--sharpen-share", "0.25"], 0.3, 0.25)):
         assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", *options]) == 2
-        assert augs[-1].brightness_sigma == sigma
+        assert (augs[-1].brightness_sigma, augs[-1].sharpen_p) == (sigma, sharpen)

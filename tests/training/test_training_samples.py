@@ -145,6 +145,17 @@ def test_channel_swap_never_touches_red_pips() -> None:
                for seed in range(6))
 
 
+def test_sharpening_puts_halos_round_edges_and_is_off_by_default() -> None:
+    image = one_die_scene(red=False).image  # a 240 die on a 40 table, 20 pips: no pixel outside 20..240
+    sharpen = replace(NO_AUG, sharpen_p=1.0)
+    for seed in range(4):
+        out = photometric(image, np.random.default_rng(seed), sharpen)
+        assert out.min() < 20 and out.max() > 240, "a dark halo beside each light edge and a light one beside each dark"
+        assert np.array_equal(out[:100, :100], image[:100, :100])  # flat table: nothing to sharpen
+    assert AugmentConfig().sharpen_p == 0.0
+    assert np.array_equal(photometric(image, np.random.default_rng(0), NO_AUG), image)
+
+
 def test_squeezed_reader_crop_keeps_pips_on_their_targets() -> None:
     """The crop warp (turn, flip, squeeze) moves the image and the pip heat alike."""
     scene = one_die_scene(face=4, red=False)
