@@ -135,7 +135,7 @@ def still_there(frame: np.ndarray, bowl: Bowl, config: BowlConfig = BowlConfig()
     r = float(np.sqrt(seed[2] * seed[3]))
     band = 3 * config.refine_tol_px / r
     big = cv2.GaussianBlur(big, (0, 0), config.blur_sigma)
-    edges = _edges(big, config, _ring_box(seed, band, big.shape))
+    edges = _edges(big, config, pixel_box(seed, band, big.shape))
     fits = [f for f in _fits_near(edges, seed, band, config.refine_tol_px, config, None)
             if f.support >= config.min_refined_support]
     return any(np.hypot(f.ellipse[0] - seed[0], f.ellipse[1] - seed[1]) < config.track_tol * r
@@ -149,7 +149,7 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     curve from a little inside to well outside is a peak in the histogram of edge points' normalised
     radius, and the rim is the outermost one that runs around the bowl.
     """
-    x0, y0, x1, y1 = _ring_box(seed, config.refine_outward, all_edges.size[::-1])
+    x0, y0, x1, y1 = pixel_box(seed, config.refine_outward, all_edges.size[::-1])
     pts = all_edges.points
     box = (pts[:, 0] >= x0) & (pts[:, 0] < x1) & (pts[:, 1] >= y0) & (pts[:, 1] < y1)
     edges = _Edges(pts[box], all_edges.grads[box], all_edges.size)
@@ -226,8 +226,9 @@ def ellipse_box(e: Ellipse, grow: float = 0.0) -> tuple[float, float, float, flo
     return (e[0] - half_w, e[1] - half_h, e[0] + half_w, e[1] + half_h)
 
 
-def _ring_box(e: Ellipse, band: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """Whole pixels of the image around the ellipse grown by `band` (and 2 pixels for the Sobel)."""
+def pixel_box(e: Ellipse, band: float, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Whole pixels x0, y0, x1, y1 of an image of `shape` around the ellipse grown by `band` (and 2 pixels
+    more, for the Sobel), clipped to the image."""
     x0, y0, x1, y1 = ellipse_box(e, band)
     h, w = shape[:2]
     return (max(0, int(x0) - 2), max(0, int(y0) - 2), min(w, int(x1) + 3), min(h, int(y1) + 3))

@@ -19,7 +19,7 @@ import numpy as np
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.geometry import Ellipse
-from bobing_vision.vision.bowl import ellipse_box
+from bobing_vision.vision.bowl import pixel_box
 from bobing_vision.vision.reading import Reading, dice_median_width
 
 # The rim is advised to be this much in view: where it runs off the frame, a die that jumps out of the
@@ -73,10 +73,7 @@ def washed_out_share(image: np.ndarray, rim: Ellipse) -> float:
     """The share of the pixels inside `rim` that are pure white (`PURE_WHITE` in every channel), counted
     on every other pixel of every other row: a share needs no more, and `bobing score` pays it per photo
     (0.2 ms for a 640x480 photo's bowl)."""
-    height, width = image.shape[:2]
-    x0, y0, x1, y1 = ellipse_box(rim)
-    left, top = max(0, int(x0)), max(0, int(y0))
-    right, bottom = min(width, int(np.ceil(x1)) + 1), min(height, int(np.ceil(y1)) + 1)
+    left, top, right, bottom = pixel_box(rim, 0.0, image.shape)
     if right <= left or bottom <= top:
         return 0.0
     cx, cy, rx, ry, angle = rim
