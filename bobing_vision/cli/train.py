@@ -105,7 +105,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--sharpen-share", type=float, default=AugmentConfig.sharpen_p, metavar="S",
         help="share of training pictures sharpened as webcams and phones do (an unsharp mask; 0 <= S <= 1; "
-             f"{AugmentConfig.sharpen_p:g} by default; sharpened photos cost right awards: models/README.md)",
+             f"{AugmentConfig.sharpen_p:g} by default; 0.25 tried, not kept: more wrong verdicts, models/README.md)",
     )
     parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,

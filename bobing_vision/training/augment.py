@@ -22,7 +22,8 @@ class AugmentConfig:
     noise_p: float = 0.5  # sensor noise
     noise_sigma_max: float = 10.0  # in grey levels
     # Webcams and phones sharpen (an unsharp mask): halos round every edge and pip. 0, the committed
-    # recipe, draws nothing, so its pictures stay as they were; --sharpen-share tries it (models/README.md).
+    # recipe, draws nothing, so its pictures stay as they were; 0.25 read sharpened photos better but gave
+    # more wrong verdicts elsewhere (models/README.md, thirtieth session).
     sharpen_p: float = 0.0
     sharpen_amount: tuple[float, float] = (0.5, 1.5)  # the halo's strength: 1.5 is a hard webcam's
     sharpen_sigma: tuple[float, float] = (0.7, 2.0)  # the halo's width, in output pixels
