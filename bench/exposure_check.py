@@ -5,7 +5,7 @@ advise less exposure.
     python bench/exposure_check.py --sets DIR [DIR ...] [--workers 2]
 
 For each labelled throw with a labelled rim: `camera_advice.washed_out_share` inside that rim and the
-verdict of the committed pipeline (`evaluation.verdicts.judge`). Printed per set and over all sets: the
+verdict of the committed pipeline (`bobing eval`'s own run, `evaluation.evaluate`). Printed per set and over all sets: the
 throws by share band, with the right awards, refusals and wrong verdicts in each, and how many reach the
 advice's bar. `bench/camera_variants.py SET OUT --variants bright` writes a set over-exposed by half.
 """
@@ -15,29 +15,26 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 BANDS = (0.0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 1.01)  # shares of the bowl pure white
 Throw = tuple[float, str]  # (share, verdict name)
 
 
 def judge_set(folder: str) -> list[Throw]:
-    from bobing_vision.dataset.labels import load_labels
-    from bobing_vision.evaluation.harness import image_path
-    from bobing_vision.evaluation.verdicts import judge
+    import numpy as np
+
+    from bobing_vision.evaluation import evaluate
+    from bobing_vision.evaluation.scoring import ImageResult
     from bobing_vision.vision.camera_advice import washed_out_share
-    from bobing_vision.vision.imageio import load_image
     from bobing_vision.vision.pipeline import OnnxDiceReader
 
-    reader = OnnxDiceReader(track_bowl=False)  # a labelled set is unrelated photos, not one camera
     throws = []
-    for name, label in sorted(load_labels(folder).items()):
-        if label.bowl is None:
-            continue
-        frame = load_image(image_path(Path(folder), name))
-        verdict = judge(label.dice, reader.read(frame))
-        if verdict is not None:
-            throws.append((washed_out_share(frame, label.bowl), verdict.value))
+
+    def measure(frame: np.ndarray, result: ImageResult) -> None:
+        if result.rim is not None and result.verdict is not None:
+            throws.append((washed_out_share(frame, result.rim), result.verdict.value))
+
+    evaluate(folder, OnnxDiceReader(track_bowl=False), on_image=measure)  # a labelled set: unrelated photos
     return throws
 
 
