@@ -218,17 +218,16 @@ class CameraTally:
     (`camera_advice.SizeAdvice`) and bowls washed out to white (`camera_advice.WASHED_OUT`)."""
 
     def __init__(self) -> None:
-        from bobing_vision.vision.camera_advice import SizeAdvice
+        from bobing_vision.vision.camera_advice import WASHED_OUT, SizeAdvice
 
         self.bar = SizeAdvice()
+        self.white_bar = WASHED_OUT
         self.sized = 0  # photos whose dice were measured
         self.small: list[float] = []  # the dice widths of those under the bar
         self.bowls = 0  # photos with a bowl
         self.white: list[float] = []  # the pure-white shares of those over the bar
 
     def add(self, row: dict[str, Any]) -> None:
-        from bobing_vision.vision.camera_advice import WASHED_OUT
-
         width, white = row.get("dice_width"), row.get("bowl_white")
         if width is not None:
             self.sized += 1
@@ -236,7 +235,7 @@ class CameraTally:
                 self.small.append(width)
         if white is not None:
             self.bowls += 1
-            if white >= WASHED_OUT:
+            if white >= self.white_bar:
                 self.white.append(white)
 
     def advice(self) -> list[str]:
