@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -37,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="one JSON object per image (JSON lines) on stdout")
     out.add_argument("--csv", type=Path, metavar="FILE", help="write one CSV row per image to FILE")
-    parser.add_argument("--annotate", type=Path, metavar="DIR", help="write each image with its reading drawn")
+    parser.add_argument("--annotate", type=Path, metavar="DIR", help="write each image with its reading drawn, the inputs' folders mirrored under DIR")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N", help="processes reading in parallel")
     parser.add_argument("--calibration", type=Path, metavar="FILE", help="a bowl from `bobing calibrate`")
     parser.add_argument("--models", type=Path, metavar="DIR", help="the ONNX models (default: models/)")
@@ -80,14 +82,31 @@ def error_row(file: str, reason: str) -> dict[str, Any]:
             "dice_width": None, "bowl_white": None, "dice": [], "error": reason}
 
 
-def annotated_path(folder: Path, file: Path) -> Path:
-    """Where a file's drawing goes: the input's tree mirrored under `folder`, always a JPEG."""
-    try:
-        relative = file.resolve().relative_to(Path.cwd().resolve())
-    except ValueError:
-        relative = file.resolve().relative_to(file.resolve().anchor)
-    name = relative.name if relative.suffix.lower() in (".jpg", ".jpeg") else relative.name + ".jpg"
-    return folder / relative.parent / name
+@dataclass(frozen=True)
+class Drawings:
+    """Where `--annotate` puts each file's drawing: the inputs' tree mirrored under `folder`, from `base`,
+    the deepest folder holding every input (a folder given keeps its own name), always as a JPEG."""
+
+    folder: Path
+    base: Path
+
+    @classmethod
+    def for_inputs(cls, folder: Path, paths: list[Path]) -> Drawings:
+        parents = [os.path.dirname(os.path.abspath(p)) for p in paths]
+        try:
+            base = os.path.commonpath(parents)
+        except ValueError:  # Windows: inputs on two drives share no folder
+            base = ""
+        return cls(folder, Path(base))
+
+    def path_for(self, file: Path) -> Path:
+        absolute = Path(os.path.abspath(file))
+        try:
+            relative = absolute.relative_to(self.base)
+        except ValueError:
+            relative = absolute.relative_to(absolute.anchor)
+        name = relative.name if relative.suffix.lower() in (".jpg", ".jpeg") else relative.name + ".jpg"
+        return self.folder / relative.parent / name
 
 
 @runtime_checkable
@@ -101,19 +120,19 @@ class _Job:
     """What a process needs to score files: a reader built once, and where drawings go."""
 
     reader: DiceReader | None = None
-    annotate: Path | None = None
+    drawings: Drawings | None = None
 
 
-def _init_worker(factory: ReaderFactory, annotate: Path | None) -> None:
-    _start(factory(), annotate)
+def _init_worker(factory: ReaderFactory, drawings: Drawings | None) -> None:
+    _start(factory(), drawings)
 
 
-def _start(reader: DiceReader, annotate: Path | None) -> None:
+def _start(reader: DiceReader, drawings: Drawings | None) -> None:
     import cv2
 
     cv2.setNumThreads(1)  # parallelism is across processes
     _Job.reader = reader
-    _Job.annotate = annotate
+    _Job.drawings = drawings
 
 
 def score_chunk(files: list[Path]) -> list[dict[str, Any]]:
@@ -141,8 +160,8 @@ def score_file(file: Path) -> dict[str, Any]:
         return error_row(str(file), str(exc))
     white = washed_out_share(frame, reading.bowl.ellipse) if reading.bowl is not None else None
     row = reading_row(str(file), reading, white)
-    if _Job.annotate is not None:
-        out = annotated_path(_Job.annotate, file)
+    if _Job.drawings is not None:
+        out = _Job.drawings.path_for(file)
         out.parent.mkdir(parents=True, exist_ok=True)
         if not cv2.imwrite(str(out), annotate(frame, reading)):
             return {**row, "error": f"could not write {out}"}
@@ -165,11 +184,11 @@ class OnnxFactory:
         return OnnxDiceReader(models_dir=self.models, bowl=self.calibration, rules=rules)
 
 
-def _rows(files: list[Path], reader: DiceReader, factory: ReaderFactory, annotate: Path | None,
+def _rows(files: list[Path], reader: DiceReader, factory: ReaderFactory, drawings: Drawings | None,
           workers: int) -> Iterator[dict[str, Any]]:
     chunks = [files[k : k + CHUNK] for k in range(0, len(files), CHUNK)]
     if workers == 1:
-        _start(reader, annotate)
+        _start(reader, drawings)
         for chunk in chunks:
             yield from score_chunk(chunk)
         return
@@ -177,7 +196,7 @@ def _rows(files: list[Path], reader: DiceReader, factory: ReaderFactory, annotat
 
     # fork: workers start in milliseconds and inherit the imports; each builds its own reader.
     context = multiprocessing.get_context("fork")
-    with context.Pool(workers, initializer=_init_worker, initargs=(factory, annotate)) as pool:
+    with context.Pool(workers, initializer=_init_worker, initargs=(factory, drawings)) as pool:
         for rows in pool.imap(score_chunk, chunks):
             yield from rows
 
@@ -313,7 +332,8 @@ def _run(args: argparse.Namespace, files: list[Path], reader: DiceReader, factor
     progress = Progress(len(files), sys.stderr)
     failures: list[str] = []
     camera = CameraTally()
-    for row in _rows(files, reader, factory, args.annotate, min(args.workers, len(files))):
+    drawings = Drawings.for_inputs(args.annotate, args.paths) if args.annotate is not None else None
+    for row in _rows(files, reader, factory, drawings, min(args.workers, len(files))):
         camera.add(row)
         if "error" in row:
             failures.append(f"  {row['error']}" if row["error"].startswith(row["file"]) else

@@ -48,6 +48,9 @@ class LoopConfig:
     rim_advice_change: float = 0.1
     # A washed-out bowl likewise: again only when its pure-white share changes by this much.
     exposure_advice_change: float = 0.15
+    # Each is forgotten after this many verdicts in a row with nothing to advise, and said again if it
+    # comes back; fewer would repeat it for a measure hovering at its bar.
+    advice_forgotten_after: int = 3
 
 
 class CommandKind(enum.Enum):
@@ -89,18 +92,28 @@ def parse_command(text: str) -> Command:
 @dataclass
 class SaidOnce:
     """Camera advice is said once per view: again only when its measure has moved by `change` (a share of
-    the last measure said, if `relative`), as when the camera was moved, perhaps not far enough."""
+    the last measure said, if `relative`), as when the camera was moved, perhaps not far enough; or when
+    it comes back after `forget_after` verdicts in a row with nothing to advise (the sun came round again)."""
 
     change: float
     relative: bool = False
+    forget_after: int = 3
     said: float | None = None  # the measure when the advice was last said
+    fine: int = 0  # verdicts in a row with nothing to advise since then
 
     def due(self, measure: float) -> bool:
         last = self.said
+        self.fine = 0
         if last is not None and abs(measure - last) <= self.change * (abs(last) if self.relative else 1.0):
             return False
         self.said = measure
         return True
+
+    def well(self) -> None:
+        """A verdict with nothing to advise."""
+        self.fine += 1
+        if self.fine >= self.forget_after:
+            self.said = None
 
 
 @dataclass
@@ -145,9 +158,10 @@ class LiveLoop:
         self._last_preview = float("-inf")
         self._picture: np.ndarray | None = None  # the last picture shown, redrawn with the new table after a command
         self._received = 0.0
-        self._size_said = SaidOnce(config.size_advice_change, relative=True)
-        self._rim_said = SaidOnce(config.rim_advice_change)
-        self._exposure_said = SaidOnce(config.exposure_advice_change)
+        forget = config.advice_forgotten_after
+        self._size_said = SaidOnce(config.size_advice_change, relative=True, forget_after=forget)
+        self._rim_said = SaidOnce(config.rim_advice_change, forget_after=forget)
+        self._exposure_said = SaidOnce(config.exposure_advice_change, forget_after=forget)
 
     # -- control from other threads --------------------------------------------------------------
     def submit(self, command: Command) -> None:
@@ -271,7 +285,9 @@ class LiveLoop:
             self._advise(self._exposure_said, white, exposure_advice(white))
 
     def _advise(self, said: SaidOnce, measure: float, advice: str | None) -> None:
-        if advice is not None and said.due(measure):
+        if advice is None:
+            said.well()
+        elif said.due(measure):
             self._notice(advice)
 
     def _play(self, faces: tuple[int, ...] | None, correction: bool, t: float) -> None:

@@ -127,6 +127,19 @@ def test_csv_and_annotations(photos: Path, tmp_path: Path, capsys: pytest.Captur
     assert (tmp_path / "drawn" / "photos" / "a.jpg").is_file()
 
 
+def test_annotations_mirror_the_inputs_not_the_whole_path(photos: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Photos given by an absolute path outside the working folder: drawn under the folder that holds
+    them all (here `photos`), not under a copy of the whole path from the root."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    run([str(photos / "sub"), str(photos / "a.jpg"), "--annotate", "drawn"], capsys)
+    drawn = sorted(p.relative_to(elsewhere / "drawn").as_posix() for p in (elsewhere / "drawn").rglob("*.jpg"))
+    assert drawn == ["a.jpg", "sub/b.png.jpg"]
+
+
 @pytest.mark.parametrize(
     ("case", "argv", "words"),
     [

@@ -197,6 +197,17 @@ def test_a_bowl_washed_out_to_white_is_said_once(rng: np.random.Generator) -> No
     assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 5  # advice only: the throws still count
 
 
+def test_advice_is_said_again_when_it_comes_back_after_a_good_spell(rng: np.random.Generator) -> None:
+    """Over-exposed, put right for three throws, then over-exposed again (the sun came round): said twice.
+    The same three white throws with only two good ones between: once, as a hovering measure should be."""
+    white, fine = Throw("444411", porcelain=255), Throw("123456")
+    for between, times in ((3, 2), (2, 1)):
+        loop, rec = make_loop([white, white] + [fine] * between + [white], rng)
+        loop.run()
+        assert len([n for n in rec.notices if "pure white" in n]) == times, between
+        assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * (3 + between)
+
+
 def test_a_camera_moved_still_not_close_enough_is_told_again(rng: np.random.Generator) -> None:
     loop, rec = make_loop([Throw("444411", die_px=10), Throw("123456", die_px=15), Throw("421365", die_px=20)], rng)
     loop.run()
