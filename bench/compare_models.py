@@ -25,7 +25,7 @@ from functools import reduce
 from pathlib import Path
 from typing import Any
 
-Bands = dict[str | None, tuple[Any, ...]]  # kind of dice (None: every die) -> its `WidthBand`s
+Bands = dict[str | None, tuple[Any, ...]]  # kind of dice (None: every die) -> its width `Band`s
 
 
 @dataclass(frozen=True)
@@ -118,12 +118,12 @@ def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, Bands]:
 
 def bands_by_kind(per_set: Sequence[Bands]) -> dict[str | None, list[Any]]:
     """Width bands summed over the sets, for the tables `bobing eval` would show
-    (`report.width_table_kinds`): every die (None), and each kind of dice over the sets that show it."""
-    from bobing_vision.evaluation.report import width_table_kinds
+    (`report.band_table_kinds`): every die (None), and each kind of dice over the sets that show it."""
+    from bobing_vision.evaluation.report import band_table_kinds
 
     kinds = sorted({kind for bands in per_set for kind in bands if kind is not None})
     return {key: [reduce(operator.add, band) for band in zip(*(bands[key] for bands in per_set if key in bands))]
-            for key in width_table_kinds(kinds)}
+            for key in band_table_kinds(kinds)}
 
 
 def line(label: str, row: Row) -> str:

@@ -91,6 +91,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              "not kept: models/README.md)",
     )
     parser.add_argument(
+        "--marbled-share", type=float, default=None, metavar="S",
+        help="share of the generated ordinary dice sets in any colours that are marbled (0 <= S <= 1; "
+             "default: the generator's own, SceneSpec.marbled_p)",
+    )
+    parser.add_argument(
         "--leaning-side-share", type=float, default=SampleConfig.leaning_spot_p, metavar="S",
         help="share of the reader's die crops, in scenes with a leaning die that --mine-from's locator "
              "peaked on off its top face, taken at that spot as 'unreadable' (0 <= S <= 1; "
@@ -152,7 +157,7 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
     for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
                           ("--ordinary-share", args.ordinary_share), ("--red-bowl-share", args.red_bowl_share),
-                          ("--leaning-side-share", args.leaning_side_share), ("--sharpen-share", args.sharpen_share)):
+                          ("--marbled-share", args.marbled_share), ("--leaning-side-share", args.leaning_side_share), ("--sharpen-share", args.sharpen_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
     if args.exposure_sigma < 0:
@@ -192,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.synth:
             synth = render_synth(args.synth, seed=args.seed + 1000, small_share=args.small_share,
                                  leaning_share=args.leaning_share, ordinary_share=args.ordinary_share,
-                                 red_bowl_share=args.red_bowl_share)
+                                 red_bowl_share=args.red_bowl_share, marbled_share=args.marbled_share)
             print(f"generated scenes: {len(synth)}, {sum(len(s.dice) for s in synth)} dice")
             scenes += synth
         if args.mine_from is not None:

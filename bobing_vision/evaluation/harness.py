@@ -15,6 +15,7 @@ import numpy as np
 
 from bobing_vision.dataset.labels import ImageLabel, load_labels
 from bobing_vision.errors import InvalidInput
+from bobing_vision.evaluation.pip_contrast import pip_contrast
 from bobing_vision.evaluation.matching import MatchConfig, match_dice, median_width, typical_width
 from bobing_vision.evaluation.scoring import Evaluation, FailedFile, ImageResult
 from bobing_vision.vision.imageio import ImageFileError, iter_image_files, load_image
@@ -46,8 +47,9 @@ def score_image(
     seconds = clock() - start
     width = typical_width(label.dice, reading.dice, set_width)
     match = match_dice(label.dice, reading.dice, width, config)
+    contrasts = tuple(pip_contrast(frame, die) for die in label.dice) if any(d.pips for d in label.dice) else ()
     return ImageResult(file=file, labels=label.dice, reading=reading, match=match, seconds=seconds, rim=label.bowl,
-                       dice_kind=label.dice_kind)
+                       dice_kind=label.dice_kind, pip_contrasts=contrasts)
 
 
 def evaluate(

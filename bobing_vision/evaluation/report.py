@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from bobing_vision.evaluation.scoring import FACES, RIM_TOLERANCE, UNREADABLE, Evaluation, ImageResult, WidthBand
+from bobing_vision.evaluation.scoring import FACES, RIM_TOLERANCE, UNREADABLE, Band, Evaluation, ImageResult
 
 WORST_SHOWN = 10  # enough to look at by hand; the rest are in --annotate's pictures
 DIGITS = 4  # ratios to 0.01 %: finer is noise on sets of a few hundred images
@@ -27,24 +27,25 @@ def _mistakes(result: ImageResult) -> dict[str, Any]:
     }
 
 
-def _band_json(band: WidthBand) -> dict[str, Any]:
-    return {"low_px": band.low, "high_px": None if math.isinf(band.high) else band.high, "dice": band.dice,
+def _band_json(band: Band, unit: str) -> dict[str, Any]:
+    return {f"low_{unit}": band.low, f"high_{unit}": None if math.isinf(band.high) else band.high, "dice": band.dice,
             "found": band.found, "read_right": band.read_right, "unreadable": band.unreadable,
             "read_wrong": band.read_wrong, "read_share": _round(band.read_share)}
 
 
-def band_line(band: WidthBand) -> str:
-    """One width band as a line of the table: how many dice, and what became of them."""
-    span = f"under {band.high:.0f} px" if band.low == 0 else (
-        f"{band.low:.0f} px and over" if math.isinf(band.high) else f"{band.low:.0f}-{band.high:.0f} px")
+def band_line(band: Band, unit: str = "px") -> str:
+    """One band (of widths in px, or of pip contrasts in ΔE) as a line of the table: how many dice, and
+    what became of them."""
+    span = f"under {band.high:.0f} {unit}" if band.low == 0 else (
+        f"{band.low:.0f} {unit} and over" if math.isinf(band.high) else f"{band.low:.0f}-{band.high:.0f} {unit}")
     return (f"  {span:16s}{band.dice:6d} dice: {_percent(band.read_share)} read right, {band.unreadable} unreadable, "
             f"{band.read_wrong} wrong, {band.dice - band.found} missed")
 
 
-def width_table_kinds(kinds: Sequence[str]) -> tuple[str | None, ...]:
-    """Which width tables a report shows: every die (None), then each kind of dice when there are two
-    or more (generated sets mix Chinese and ordinary dice, read very differently; one kind would only
-    repeat the first table)."""
+def band_table_kinds(kinds: Sequence[str]) -> tuple[str | None, ...]:
+    """Which tables by width (or pip contrast) a report shows: every die (None), then each kind of dice
+    when there are two or more (generated sets mix Chinese and ordinary dice, read very differently; one
+    kind would only repeat the first table)."""
     return (None, *kinds) if len(kinds) > 1 else (None,)
 
 
@@ -79,8 +80,11 @@ def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
             "matrix": [list(row) for row in e.confusion],
         },
         "verdicts": {kind.value: n for kind, n in e.verdicts.items()},
-        "faces_by_width": [_band_json(b) for b in e.by_width()],
-        "faces_by_width_by_dice": {kind: [_band_json(b) for b in e.by_width(kind=kind)] for kind in e.dice_kinds},
+        "faces_by_width": [_band_json(b, "px") for b in e.by_width()],
+        "faces_by_width_by_dice": {kind: [_band_json(b, "px") for b in e.by_width(kind=kind)] for kind in e.dice_kinds},
+        "faces_by_pip_contrast": [_band_json(b, "delta_e") for b in e.by_contrast()],
+        "faces_by_pip_contrast_by_dice": {kind: [_band_json(b, "delta_e") for b in e.by_contrast(kind=kind)]
+                                          for kind in e.dice_kinds},
         "worst": [_mistakes(r) for r in e.worst(worst)],
         "images_failed": len(e.failed),
         "failed": [{"file": f.file, "reason": f.reason} for f in e.failed],
@@ -132,12 +136,15 @@ def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
     for face, row in zip(FACES, e.confusion):
         lines.append(f"  {face}   " + "".join(str(n).rjust(6) for n in row))
 
-    for kind in width_table_kinds(e.dice_kinds):
-        bands = [b for b in e.by_width(kind=kind) if b.dice]
-        if bands:
-            heading = f"faces by die width (dice lying flat, labelled top-face width{dice_only(kind)})"
-            lines += ["", heading]
-            lines += [band_line(b) for b in bands]
+    tables = (("faces by die width (dice lying flat, labelled top-face width", e.by_width, "px"),
+              ("faces by pip contrast (dice lying flat, CIELAB distance of their pips from their face in the "
+               "photo", e.by_contrast, "ΔE"))
+    for title, by, unit in tables:
+        for kind in band_table_kinds(e.dice_kinds):
+            bands = [b for b in by(kind=kind) if b.dice]
+            if bands:
+                lines += ["", f"{title}{dice_only(kind)})"]
+                lines += [band_line(b, unit) for b in bands]
 
     bad = e.worst(worst)
     if bad:

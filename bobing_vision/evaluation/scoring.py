@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bobing_vision.dataset.labels import DieLabel
@@ -27,6 +28,9 @@ RIM_TOLERANCE = 0.05
 # Labelled top-face widths (pixels) where the reader's share of faces read changes most: on generated
 # sets, a third of the dice under 14 px are not read, one in thirty-five over 24 px (models/README.md).
 WIDTH_EDGES = (14.0, 18.0, 24.0, 32.0)
+# CIELAB distances between a die's pips and its face in the photo (`evaluation.pip_contrast`): under 10
+# a person barely sees the pips; over 45 they stand out as a die's are made to.
+CONTRAST_EDGES = (10.0, 20.0, 30.0, 45.0)
 
 
 @dataclass(frozen=True)
@@ -51,8 +55,9 @@ class DiePair:
 
 
 @dataclass(frozen=True)
-class WidthBand:
-    """The dice lying flat whose labelled top face is `low` to `high` px wide, and what became of them."""
+class Band:
+    """The dice lying flat whose measure (labelled top-face width in px, pip contrast) is `low` to
+    `high`, and what became of them."""
 
     low: float
     high: float  # math.inf for the last band
@@ -70,11 +75,11 @@ class WidthBand:
         """Share of the labelled dice read with their right face (missed ones count as not read)."""
         return ratio(self.read_right, self.dice)
 
-    def __add__(self, other: WidthBand) -> WidthBand:
+    def __add__(self, other: Band) -> Band:
         """The same band over two sets."""
         if (self.low, self.high) != (other.low, other.high):
             raise ValueError(f"expected the same band, got {self.low}-{self.high} and {other.low}-{other.high}")
-        return WidthBand(self.low, self.high, self.dice + other.dice, self.found + other.found,
+        return Band(self.low, self.high, self.dice + other.dice, self.found + other.found,
                          self.read_right + other.read_right, self.unreadable + other.unreadable)
 
 
@@ -89,6 +94,9 @@ class ImageResult:
     seconds: float
     rim: Ellipse | None = None  # the labelled bowl ellipse, if any
     dice_kind: str | None = None  # `ImageLabel.dice_kind`: which dice a generated scene shows
+    # Per labelled die, how much its pips stand out in the photo (`evaluation.pip_contrast`): None where
+    # its pips are not labelled (real sets); () when not measured.
+    pip_contrasts: tuple[float | None, ...] = ()
 
     @property
     def rim_error(self) -> float | None:
@@ -255,31 +263,38 @@ class Evaluation:
         """The kinds of dice the images are labelled with (generated sets), sorted; () for other sets."""
         return tuple(sorted({r.dice_kind for r in self.results if r.dice_kind is not None}))
 
-    def by_width(self, edges: tuple[float, ...] = WIDTH_EDGES, kind: str | None = None) -> tuple[WidthBand, ...]:
+    def by_width(self, edges: tuple[float, ...] = WIDTH_EDGES, kind: str | None = None) -> tuple[Band, ...]:
         """The dice lying flat with a labelled box, by the box's width: how small a die the reader reads.
         Leaning dice are left out (they must be called unreadable), as are dice labelled by centre only.
         `kind`: only the images of that kind of dice (`dice_kinds`); None: every image."""
+        return self._bands(lambda r, i: r.labels[i].size, edges, kind)
+
+    def by_contrast(self, edges: tuple[float, ...] = CONTRAST_EDGES, kind: str | None = None) -> tuple[Band, ...]:
+        """The dice lying flat with labelled pips, by how much their pips stand out in the photo: which
+        faces a person could have read. `kind` as for `by_width`."""
+        return self._bands(lambda r, i: r.pip_contrasts[i] if r.pip_contrasts else None, edges, kind)
+
+    def _bands(self, measure: Callable[[ImageResult, int], float | None], edges: tuple[float, ...],
+               kind: str | None) -> tuple[Band, ...]:
+        """The dice lying flat that `measure` (image, label index) gives a value, banded by it."""
         bounds = (0.0, *edges, math.inf)
-        counts = [[0, 0, 0, 0] for _ in edges] + [[0, 0, 0, 0]]  # dice, found, right, unreadable
-
-        def band(label: DieLabel) -> list[int] | None:
-            if label.cocked or label.size is None:
-                return None
-            return counts[sum(label.size >= edge for edge in edges)]
-
+        counts = [[0, 0, 0, 0] for _ in bounds[1:]]  # dice, found, right, unreadable
         for r in self.results:
             if kind is not None and r.dice_kind != kind:
                 continue
-            for label in r.missed:
-                if (row := band(label)) is not None:
-                    row[0] += 1
-            for p in r.pairs:
-                if (row := band(p.label)) is not None:
-                    row[0] += 1
+            found = dict(r.match.pairs)
+            for index, label in enumerate(r.labels):
+                value = None if label.cocked else measure(r, index)
+                if value is None:
+                    continue
+                row = counts[sum(value >= edge for edge in edges)]
+                row[0] += 1
+                if index in found:
+                    face = r.reading.dice[found[index]].face
                     row[1] += 1
-                    row[2] += p.face_right
-                    row[3] += p.found.face is None
-        return tuple(WidthBand(bounds[k], bounds[k + 1], *row) for k, row in enumerate(counts))
+                    row[2] += face == label.face
+                    row[3] += face is None
+        return tuple(Band(bounds[k], bounds[k + 1], *row) for k, row in enumerate(counts))
 
     def worst(self, count: int) -> tuple[ImageResult, ...]:
         """Images with mistakes, most mistakes first (ties by name), at most `count`."""

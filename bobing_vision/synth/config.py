@@ -30,6 +30,9 @@ class SceneSpec:
     # Of the bowls drawn painted, this share in copper red (釉里红), the rest in cobalt blue (青花): red
     # bowls are as festive, and a red dot of their painting looks like a Chinese die's 1.
     red_painted_p: float = 1 / 3
+    # Of the ordinary sets in any colours (half of them), this share marbled: veins of a second body
+    # colour, which real marbled dice show the reader as blobs beside the pips.
+    marbled_p: float = 0.35
     # The share of the frame height the rim spans, drawn from this range (None: `SynthConfig.bowl_fill`).
     # Past 1 the rim runs off the frame: a laptop's webcam close over a big bowl. Bowl, light, dice and
     # camera angles are drawn as without it; a die that would land out of view lands again (in the bowl).
@@ -44,7 +47,7 @@ class SceneSpec:
             raise InvalidInput(f"expected 1..12 dice, got {self.n_dice!r}")
         if not 0.0 <= self.max_tilt_deg <= 45.0:
             raise InvalidInput(f"expected a camera tilt of 0..45 degrees, got {self.max_tilt_deg!r}")
-        for name in ("chinese_dice_p", "out_of_bowl_p", "cocked_p", "stacked_p", "red_painted_p"):
+        for name in ("chinese_dice_p", "out_of_bowl_p", "cocked_p", "stacked_p", "red_painted_p", "marbled_p"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidInput(f"expected {name} in 0..1, got {value!r}")

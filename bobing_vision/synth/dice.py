@@ -151,7 +151,8 @@ def _any_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
             return body, pip
 
 
-def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
+def sample_die_style(rng: np.random.Generator, chinese: bool, marbled_p: float = 0.35) -> DieStyle:
+    """A set's look; `marbled_p` of the sets in any colours are marbled (veins of a second colour)."""
     # The finish and each die's details draw from a stream of their own: the scene's later draws (and
     # so every scene's layout and labels) stay what they were before finishes were drawn.
     own = rng.spawn(1)[0]
@@ -173,7 +174,7 @@ def sample_die_style(rng: np.random.Generator, chinese: bool) -> DieStyle:
         body = (b, g, r)
     else:
         body, pip = _any_colours(rng)
-        if rng.random() < 0.35:  # marbled acrylic: a second body colour in veins
+        if rng.random() < marbled_p:  # marbled acrylic: a second body colour in veins
             swirl = _random_colour(rng, 0.05, 0.95)
             seed = int(rng.integers(2**31))
             # Pips stand out from both body colours.

@@ -83,12 +83,14 @@ RED_BOWL_SHARE = 0.0
 
 
 def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share: float | None = None,
-                 ordinary_share: float | None = None, red_bowl_share: float | None = None) -> list[Scene]:
+                 ordinary_share: float | None = None, red_bowl_share: float | None = None,
+                 marbled_share: float | None = None) -> list[Scene]:
     """`count` generated bowl scenes with exact labels, pips included. A share is seen more obliquely
     than a webcam over the bowl sees it: phone photos and side-mounted cameras show the dice's sides.
     `small_share` of them (besides the generator's own mix of sizes) are rendered at SMALL_FRAME;
     `leaning_share` of them have a leaning die, `ordinary_share` ordinary dice, not Chinese, and
-    `red_bowl_share` of the painted bowls are red (None: the generator's own shares)."""
+    `red_bowl_share` of the painted bowls are red and `marbled_share` of the sets in any colours marbled
+    (None: the generator's own shares)."""
     from bobing_vision.synth import SceneSpec, render_scene
 
     rng = np.random.default_rng(seed)
@@ -105,6 +107,8 @@ def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share:
             spec = replace(spec, chinese_dice_p=1.0 - ordinary_share)
         if red_bowl_share is not None:
             spec = replace(spec, red_painted_p=red_bowl_share)
+        if marbled_share is not None:
+            spec = replace(spec, marbled_p=marbled_share)
         image, label = render_scene(rng, spec)
         scenes.append(scene_from_label(image, label, SYNTH_SOURCE, with_pips=True))
     return scenes

@@ -46,10 +46,10 @@ def test_a_spec_naming_no_field_is_refused_not_ignored(compare_models: ModuleTyp
 
 
 def test_width_bands_are_summed_over_sets_for_all_dice_and_per_kind_of_dice(compare_models: ModuleType) -> None:
-    from bobing_vision.evaluation.scoring import WidthBand
+    from bobing_vision.evaluation.scoring import Band
 
-    def bands(dice: int, right: int) -> tuple[WidthBand, ...]:  # two bands: under 14 px, 14 px and over
-        return (WidthBand(0.0, 14.0, dice, dice, right, 0), WidthBand(14.0, float("inf"), 2 * dice, 2 * dice, right, 0))
+    def bands(dice: int, right: int) -> tuple[Band, ...]:  # two bands: under 14 px, 14 px and over
+        return (Band(0.0, 14.0, dice, dice, right, 0), Band(14.0, float("inf"), 2 * dice, 2 * dice, right, 0))
 
     chinese_set = {None: bands(4, 3), "chinese": bands(4, 3)}
     mixed_set = {None: bands(6, 2), "chinese": bands(1, 1), "ordinary": bands(5, 1)}

@@ -84,3 +84,16 @@ def test_chinese_dice_are_never_see_through_and_sets_get_their_own_details() -> 
     assert all(style.finish.see_through == 0 for style in chinese), "bone and resin: opaque"
     assert any(style.finish.engraved > 0 for style in chinese)
     assert len({style.seed for style in chinese}) == len(chinese), "each set its own veins and glare"
+
+
+def test_the_marbled_share_sets_how_many_sets_in_any_colours_are_marbled() -> None:
+    """Half the ordinary sets are in any colours; `marbled_p` of those get veins of a second colour (fewer:
+    the veins must stand out from the pips too). Chinese dice are never marbled."""
+
+    def marbled(p: float, chinese: bool = False) -> float:
+        return float(np.mean([sample_die_style(np.random.default_rng(seed), chinese, p).swirl is not None
+                              for seed in range(400)]))
+
+    assert marbled(0.0) == 0.0 and marbled(1.0, chinese=True) == 0.0
+    assert 0.08 < marbled(0.35) < marbled(0.7) < marbled(1.0) < 0.5
+    assert marbled(1.0) > 0.3

@@ -59,6 +59,7 @@ OUT_OF_RANGE = [
     *(("--red-bowl-share", share, f"expected 0 <= --red-bowl-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     ("--exposure-sigma", "-0.1", "expected --exposure-sigma >= 0, got -0.1"),
     *(("--sharpen-share", share, f"expected 0 <= --sharpen-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
+    ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
 ]
 
 
@@ -184,6 +185,23 @@ def test_the_defaults_are_the_committed_models_recipe() -> None:
     generator alone paints a third of its painted bowls red)."""
     args = parse_args(["--out", "x"])
     assert (args.small_share, args.ordinary_share, args.red_bowl_share) == (0.25, 0.35, 0.0)
+
+
+def test_the_marbled_share_reaches_every_scene_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bobing_vision import synth
+    from bobing_vision.training.scenes import render_synth
+
+    specs = []
+    real_render = synth.render_scene
+
+    def record(rng: np.random.Generator, spec: synth.SceneSpec):  # type: ignore[no-untyped-def]
+        specs.append(spec)
+        return real_render(rng, spec)
+
+    monkeypatch.setattr(synth, "render_scene", record)
+    render_synth(3, seed=1003, marbled_share=0.7)
+    render_synth(2, seed=1003)
+    assert [s.marbled_p for s in specs] == [0.7] * 3 + [synth.SceneSpec().marbled_p] * 2
 
 
 def test_the_red_bowl_share_repaints_the_same_scenes() -> None:
