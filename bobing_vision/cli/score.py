@@ -39,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="one JSON object per image (JSON lines) on stdout")
     out.add_argument("--csv", type=Path, metavar="FILE", help="write one CSV row per image to FILE")
-    parser.add_argument("--annotate", type=Path, metavar="DIR", help="write each image with its reading drawn, the inputs' folders mirrored under DIR")
+    parser.add_argument("--annotate", type=Path, metavar="DIR",
+                        help="write each image with its reading drawn, the inputs' folders mirrored under DIR")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="N", help="processes reading in parallel")
     parser.add_argument("--calibration", type=Path, metavar="FILE", help="a bowl from `bobing calibrate`")
     parser.add_argument("--models", type=Path, metavar="DIR", help="the ONNX models (default: models/)")

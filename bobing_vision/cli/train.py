@@ -158,7 +158,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
     for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
                           ("--ordinary-share", args.ordinary_share), ("--red-bowl-share", args.red_bowl_share),
-                          ("--marbled-share", args.marbled_share), ("--leaning-side-share", args.leaning_side_share), ("--sharpen-share", args.sharpen_share)):
+                          ("--marbled-share", args.marbled_share), ("--leaning-side-share", args.leaning_side_share),
+                          ("--sharpen-share", args.sharpen_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
     if args.exposure_sigma < 0:

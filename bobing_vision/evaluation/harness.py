@@ -15,8 +15,8 @@ import numpy as np
 
 from bobing_vision.dataset.labels import ImageLabel, load_labels
 from bobing_vision.errors import InvalidInput
-from bobing_vision.evaluation.pip_contrast import pip_contrast
 from bobing_vision.evaluation.matching import MatchConfig, match_dice, median_width, typical_width
+from bobing_vision.evaluation.pip_contrast import pip_contrast
 from bobing_vision.evaluation.scoring import Evaluation, FailedFile, ImageResult
 from bobing_vision.vision.imageio import ImageFileError, iter_image_files, load_image
 from bobing_vision.vision.reading import DiceReader

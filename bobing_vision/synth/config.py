@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bobing_vision.errors import InvalidInput
+from bobing_vision.synth.dice import MARBLED_P
 
 BOWL_PAINTS = ("qinghua", "youlihong")  # blue-and-white, underglaze red
 
@@ -30,9 +31,8 @@ class SceneSpec:
     # Of the bowls drawn painted, this share in copper red (釉里红), the rest in cobalt blue (青花): red
     # bowls are as festive, and a red dot of their painting looks like a Chinese die's 1.
     red_painted_p: float = 1 / 3
-    # Of the ordinary sets in any colours (half of them), this share marbled: veins of a second body
-    # colour, which real marbled dice show the reader as blobs beside the pips.
-    marbled_p: float = 0.35
+    # Of the ordinary sets in any colours (half of them), this share marbled (`synth.dice.MARBLED_P`).
+    marbled_p: float = MARBLED_P
     # The share of the frame height the rim spans, drawn from this range (None: `SynthConfig.bowl_fill`).
     # Past 1 the rim runs off the frame: a laptop's webcam close over a big bowl. Bowl, light, dice and
     # camera angles are drawn as without it; a die that would land out of view lands again (in the bowl).

@@ -151,7 +151,12 @@ def _any_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
             return body, pip
 
 
-def sample_die_style(rng: np.random.Generator, chinese: bool, marbled_p: float = 0.35) -> DieStyle:
+# Of the ordinary sets in any colours, the share marbled: veins of a second body colour, which real
+# marbled dice show the reader as blobs beside the pips (`SceneSpec.marbled_p`).
+MARBLED_P = 0.35
+
+
+def sample_die_style(rng: np.random.Generator, chinese: bool, marbled_p: float = MARBLED_P) -> DieStyle:
     """A set's look; `marbled_p` of the sets in any colours are marbled (veins of a second colour)."""
     # The finish and each die's details draw from a stream of their own: the scene's later draws (and
     # so every scene's layout and labels) stay what they were before finishes were drawn.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -93,6 +94,9 @@ def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share:
     (None: the generator's own shares)."""
     from bobing_vision.synth import SceneSpec, render_scene
 
+    shares = {"cocked_p": leaning_share, "chinese_dice_p": None if ordinary_share is None else 1.0 - ordinary_share,
+              "red_painted_p": red_bowl_share, "marbled_p": marbled_share}
+    given: dict[str, Any] = {name: share for name, share in shares.items() if share is not None}
     rng = np.random.default_rng(seed)
     # Its own stream: with no small share, the scenes are exactly those of the recipes before it.
     small = np.random.default_rng([seed, 1])
@@ -101,14 +105,7 @@ def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share:
         spec = SceneSpec(max_tilt_deg=45.0) if rng.random() < OBLIQUE_SHARE else SceneSpec()
         if small_share and small.random() < small_share:
             spec = replace(spec, size=SMALL_FRAME)
-        if leaning_share is not None:
-            spec = replace(spec, cocked_p=leaning_share)
-        if ordinary_share is not None:
-            spec = replace(spec, chinese_dice_p=1.0 - ordinary_share)
-        if red_bowl_share is not None:
-            spec = replace(spec, red_painted_p=red_bowl_share)
-        if marbled_share is not None:
-            spec = replace(spec, marbled_p=marbled_share)
+        spec = replace(spec, **given)
         image, label = render_scene(rng, spec)
         scenes.append(scene_from_label(image, label, SYNTH_SOURCE, with_pips=True))
     return scenes
