@@ -60,8 +60,8 @@ def changed(config: Any, path: list[str], value: str) -> Any:
         return replace(config, **{name: changed(current, path[1:], value)})
     if value.lower() == "none":  # an optional step turned off (`closer_zoom=none`, `roi_margin=none`)
         parsed: Any = None
-    elif isinstance(current, tuple):
-        parsed = tuple(type(current[0])(v) for v in value.split("/"))
+    elif isinstance(current, tuple):  # of its own items' type; an empty one (a step off) of numbers
+        parsed = tuple((type(current[0]) if current else float)(v) for v in value.split("/"))
     elif current is None or isinstance(current, float):
         parsed = float(value)
     else:

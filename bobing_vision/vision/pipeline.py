@@ -133,7 +133,10 @@ def top_face_pips(candidate: DieCandidate, config: ReaderConfig) -> DieCandidate
     if candidate.pip_count <= face or candidate.face_confidence < config.min_face_prob:
         return candidate
     box_side = box_width(candidate.box)
-    shown = layout_pips(candidate.pips, candidate.center, box_side, face, config.layout)
+    layout = config.layout
+    if config.oblique_scales and box_side >= config.lean_min_width:
+        layout = replace(layout, scales=(*config.oblique_scales, *layout.scales))
+    shown = layout_pips(candidate.pips, candidate.center, box_side, face, layout)
     return candidate if shown is None else replace(candidate, pips=shown)
 
 

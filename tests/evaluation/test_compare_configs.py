@@ -29,6 +29,13 @@ def test_none_turns_an_optional_step_off_and_a_number_turns_it_on(compare_models
     assert compare_models.reader_config("roi_margin=0.2").roi_margin == 0.2
 
 
+def test_a_tuple_setting_that_is_off_takes_numbers(compare_models: ModuleType) -> None:
+    from dataclasses import replace
+
+    off = replace(ReaderConfig(), oblique_scales=())
+    assert compare_models.changed(off, ["oblique_scales"], "0.7/0.8").oblique_scales == (0.7, 0.8)
+
+
 def test_the_empty_spec_is_the_committed_configuration(compare_models: ModuleType) -> None:
     assert compare_models.reader_config("") == ReaderConfig()
 

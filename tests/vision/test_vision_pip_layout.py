@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -135,3 +136,31 @@ def test_a_leaning_dies_side_is_squeezed_across_the_rims_tilt() -> None:
 @pytest.mark.parametrize("face", [1, 2, 3])
 def test_a_face_of_fewer_than_four_pips_has_no_aspect(face: int) -> None:
     assert face_aspect(face_pips(face), Bowl(cx=320.0, cy=240.0, rx=200.0, ry=200.0)) is None
+
+
+def oblique_two(box: float) -> tuple[DieCandidate, list[Pip]]:
+    """A 2 read 0.9 sure whose top face is 0.58 of its box: the camera sees the die's side below it, with
+    two of that side's pips, inside the box (the box's centre lies between top and side)."""
+    top = 0.58 * box
+    top_centre = (CENTER[0], CENTER[1] - 0.12 * box)
+    own = [Pip(center=(top_centre[0] + u * top / 2, top_centre[1] + v * top / 2), red=False)
+           for u, v in PIP_LAYOUT[2]]
+    side = [Pip(center=(CENTER[0] + u * top, CENTER[1] + 0.34 * box), red=False) for u in (-0.25, 0.25)]
+    probs = [0.02] * 6
+    probs[1] = 0.9
+    half = box / 2
+    die = DieCandidate(center=CENTER, box=(CENTER[0] - half, CENTER[1] - half, CENTER[0] + half, CENTER[1] + half),
+                       score=0.9, face_probs=tuple(probs), pips=tuple(own + side))  # type: ignore[arg-type]
+    return die, own
+
+
+def test_a_die_seen_obliquely_keeps_its_top_face_pips_when_the_lean_check_can_guard_it() -> None:
+    """Its top face is smaller than the box than the layout's usual sizes: fitted at the oblique sizes
+    too, for dice at least `lean_min_width` wide; smaller ones, or with the oblique sizes off, keep every
+    pip found (and are refused for the count)."""
+    config = ReaderConfig()
+    die, own = oblique_two(SIDE)
+    assert top_face_pips(die, config).pips == tuple(own)
+    assert top_face_pips(die, replace(config, oblique_scales=())).pips == die.pips
+    small, _ = oblique_two(0.9 * config.lean_min_width)
+    assert top_face_pips(small, config).pips == small.pips
