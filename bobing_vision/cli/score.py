@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -233,44 +233,47 @@ class Progress:
         return f"scored {self.done} images in {seconds:.1f} s ({rate:.1f} img/s), {self.failed} failed"
 
 
-class CameraTally:
-    """What the photos say about the camera, counted as rows come: dice too small to read well
-    (`camera_advice.SizeAdvice`) and bowls washed out to white (`camera_advice.WASHED_OUT`)."""
+@dataclass
+class Advised:
+    """The photos whose rows carry one camera measure (`key`), and the measures of those that `advise`
+    speaks to: the advice's own bar decides, so the tally keeps no copy of it."""
 
-    def __init__(self) -> None:
-        from bobing_vision.vision.camera_advice import WASHED_OUT, SizeAdvice
-
-        self.bar = SizeAdvice()
-        self.white_bar = WASHED_OUT
-        self.sized = 0  # photos whose dice were measured
-        self.small: list[float] = []  # the dice widths of those under the bar
-        self.bowls = 0  # photos with a bowl
-        self.white: list[float] = []  # the pure-white shares of those over the bar
+    key: str
+    advise: Callable[[float], str | None]
+    measured: int = 0
+    past: list[float] = field(default_factory=list)
 
     def add(self, row: dict[str, Any]) -> None:
-        width, white = row.get("dice_width"), row.get("bowl_white")
-        if width is not None:
-            self.sized += 1
-            if width < self.bar.too_small_px:
-                self.small.append(width)
-        if white is not None:
-            self.bowls += 1
-            if white >= self.white_bar:
-                self.white.append(white)
+        value = row.get(self.key)
+        if value is not None:
+            self.measured += 1
+            if self.advise(value) is not None:
+                self.past.append(value)
 
-    def advice(self) -> list[str]:
+    def said(self) -> str | None:
         """In how many photos, and what to do (told for the median photo of those)."""
         import statistics
 
+        if not self.past:
+            return None
+        return f"in {len(self.past)} of {self.measured} photos {self.advise(statistics.median(self.past))}"
+
+
+class CameraTally:
+    """What the photos say about the camera, counted as rows come: dice too small to read well
+    (`camera_advice.size_advice`) and bowls washed out to white (`camera_advice.exposure_advice`)."""
+
+    def __init__(self) -> None:
         from bobing_vision.vision.camera_advice import exposure_advice, size_advice
 
-        said = []
-        if self.small:
-            said.append(f"in {len(self.small)} of {self.sized} photos "
-                        f"{size_advice(statistics.median(self.small), self.bar)}")
-        if self.white:
-            said.append(f"in {len(self.white)} of {self.bowls} photos {exposure_advice(statistics.median(self.white))}")
-        return said
+        self.tallies = (Advised("dice_width", size_advice), Advised("bowl_white", exposure_advice))
+
+    def add(self, row: dict[str, Any]) -> None:
+        for tally in self.tallies:
+            tally.add(row)
+
+    def advice(self) -> list[str]:
+        return [said for tally in self.tallies if (said := tally.said()) is not None]
 
 
 def _table_line(row: dict[str, Any]) -> str:
