@@ -62,6 +62,10 @@ def changed(config: Any, path: list[str], value: str) -> Any:
         parsed: Any = None
     elif isinstance(current, tuple):  # of its own items' type; an empty one (a step off) of numbers
         parsed = tuple((type(current[0]) if current else float)(v) for v in value.split("/"))
+    elif isinstance(current, bool):  # bool("false") is True: the words themselves
+        if value.lower() not in ("true", "false"):
+            raise ValueError(f"expected true or false for {name}, got {value!r}")
+        parsed = value.lower() == "true"
     elif current is None or isinstance(current, float):
         parsed = float(value)
     else:

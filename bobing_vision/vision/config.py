@@ -286,5 +286,13 @@ class ReaderConfig:
     # (for every die: 7713 and 11, a leaning 5 12 px wide fitted as a 4); 4 sets made after (seeds
     # 7102, 7213, 7324, 7435): 547 -> 550, wrong verdicts 1 -> 1; real sets' wrong faces unchanged.
     oblique_scales: tuple[float, ...] = (0.7, 0.78)
+    # In a Chinese set a face's pip layout is fitted to the pips of its own colour (`pipeline.top_face_pips`),
+    # for dice `lean_min_width` wide or more: a red 1 read 0.85 sure was refused for a touching die's
+    # black pips inside its box. `bench/compare_models.py`, 45 generated sets + 10 fresh + the 4 made after
+    # the oblique sizes + samples + both real sets (thirty-second session): right awards 8267 -> 8286,
+    # wrong verdicts 11 -> 11, wrong faces 149 -> 149 (for every size: 8298, but 12 wrong verdicts, seed
+    # 6791's leaning 5 12 px wide read as the red 4 of its side); 3 sets made after (seeds 8111, 8222,
+    # 8333): 421 -> 422, wrong verdicts 0 -> 0.
+    one_colour_faces: bool = True
     # The red pips of a Chinese die are on the 1 and the 4 only; a red pip elsewhere means a misread.
     red_faces: tuple[int, ...] = (1, 4)

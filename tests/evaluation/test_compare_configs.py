@@ -36,6 +36,14 @@ def test_a_tuple_setting_that_is_off_takes_numbers(compare_models: ModuleType) -
     assert compare_models.changed(off, ["oblique_scales"], "0.7/0.8").oblique_scales == (0.7, 0.8)
 
 
+def test_a_switch_is_set_by_its_word_and_a_word_that_is_no_switch_is_refused(compare_models: ModuleType) -> None:
+    assert ReaderConfig().one_colour_faces is True
+    assert compare_models.reader_config("one_colour_faces=False").one_colour_faces is False
+    assert compare_models.reader_config("one_colour_faces=true").one_colour_faces is True
+    with pytest.raises(ValueError, match="expected true or false for one_colour_faces, got 'no'"):
+        compare_models.reader_config("one_colour_faces=no")
+
+
 def test_the_empty_spec_is_the_committed_configuration(compare_models: ModuleType) -> None:
     assert compare_models.reader_config("") == ReaderConfig()
 

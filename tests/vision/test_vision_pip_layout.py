@@ -12,7 +12,7 @@ from bobing_vision.vision.config import LayoutConfig, ReaderConfig
 from bobing_vision.vision.detector import DieCandidate, Pip
 from bobing_vision.vision.reading import Bowl
 from bobing_vision.vision.pip_layout import face_aspect, layout_pips
-from bobing_vision.vision.pipeline import top_face_pips
+from bobing_vision.vision.pipeline import ChineseSet, top_face_pips
 
 SIDE = 40.0  # the top face's side in pixels
 CENTER = (200.0, 150.0)
@@ -164,3 +164,54 @@ def test_a_die_seen_obliquely_keeps_its_top_face_pips_when_the_lean_check_can_gu
     assert top_face_pips(die, replace(config, oblique_scales=())).pips == die.pips
     small, _ = oblique_two(0.9 * config.lean_min_width)
     assert top_face_pips(small, config).pips == small.pips
+
+
+def red_stray(dx: float, dy: float) -> Pip:
+    """A red pip found `dx`, `dy` face sides from the centre: a neighbouring Chinese 1's or 4's."""
+    return replace(stray(dx, dy), red=True)
+
+
+@pytest.mark.parametrize("case, face, own, others", [
+    # The big red pip of a 1 leaves room in its box for a touching neighbour's black pips.
+    ("a red 1 and a neighbour's black pips", 1, [Pip(center=CENTER, red=True)], [stray(0.3, 0.25), stray(0.3, -0.05)]),
+    ("a red 4 and a black pip between its own", 4, face_pips(4, red=True), [stray(0.0, 0.3)]),
+    ("a black 3 and a neighbour's red pip in its empty corner", 3, face_pips(3), [red_stray(0.25, -0.25)]),
+])
+def test_a_chinese_face_is_fitted_to_the_pips_of_its_own_colour(case: str, face: int, own: list[Pip],
+                                                                 others: list[Pip]) -> None:
+    """Where the other colour's pips lie on the face, no layout fits them all: in a Chinese set (red on
+    the 1 and the 4 only) they are someone else's. Otherwise, or with the rule off, every pip is kept
+    (and the pipeline refuses the count)."""
+    die = candidate(face, 0.85, own + others)
+    config = ReaderConfig()
+    for chinese in (ChineseSet.LIKELY, ChineseSet.SURE):
+        assert top_face_pips(die, config, chinese).pips == tuple(own), case
+    assert top_face_pips(die, config, ChineseSet.NO).pips == die.pips, case
+    assert top_face_pips(die, replace(config, one_colour_faces=False), ChineseSet.SURE).pips == die.pips, case
+
+
+def test_a_chinese_face_whose_own_colour_does_not_show_it_keeps_the_colour_blind_fit() -> None:
+    """A 3 read with one pip taken for red: its own colour has two pips, too few for a 3; fitted with
+    every colour, the three are its layout and the stray off its face goes."""
+    own = face_pips(3)
+    own[0] = replace(own[0], red=True)
+    die = candidate(3, 0.85, own + [stray(0.0, 0.62)])
+    assert top_face_pips(die, ReaderConfig(), ChineseSet.SURE).pips == tuple(own)
+
+
+def test_a_small_chinese_die_keeps_every_colour_as_the_lean_check_cannot_guard_it() -> None:
+    """Under `lean_min_width` a 4 read from a leaning 5's red side would be scored: the colours are not
+    told apart there, and the red 1 beside black pips keeps them all (the pipeline refuses the count)."""
+    config = ReaderConfig()
+    k = 0.9 * config.lean_min_width / SIDE  # the same die, seen smaller
+
+    def shrunk(pip: Pip) -> Pip:
+        (x, y), (cx, cy) = pip.center, CENTER
+        return replace(pip, center=(cx + k * (x - cx), cy + k * (y - cy)))
+
+    big = candidate(1, 0.85, [Pip(center=CENTER, red=True), stray(0.3, 0.25), stray(0.3, -0.05)])
+    half = k * SIDE / 2
+    small = replace(big, box=(CENTER[0] - half, CENTER[1] - half, CENTER[0] + half, CENTER[1] + half),
+                    pips=tuple(shrunk(p) for p in big.pips))
+    assert len(top_face_pips(big, config, ChineseSet.SURE).pips) == 1
+    assert top_face_pips(small, config, ChineseSet.SURE).pips == small.pips

@@ -215,6 +215,20 @@ def test_unreadable_die_keeps_its_place_and_is_not_guessed() -> None:
     assert any("0.55" in note for note in reading.notes)
 
 
+def test_a_chinese_one_beside_a_neighbours_black_pips_is_read_by_its_red_pip() -> None:
+    """A 1 read 0.85 sure whose box holds a touching die's two black pips: red and black on one face is
+    refused in a Chinese set; its own colour alone is a 1's layout, so the throw is scored."""
+    one = die(400, 240, 1, prob=0.85)
+    neighbours = tuple(Pip(center=(400 + 0.3 * DIE, 240 + dy * DIE), red=False) for dy in (-0.1, 0.2))
+    candidates = six("44441") + [replace(one, pips=one.pips + neighbours)]
+    reading = read(candidates)
+    assert reading.status is ReadingStatus.OK
+    assert reading.faces == (1, 1, 4, 4, 4, 4)
+    refused = read(candidates, config=replace(ReaderConfig(), one_colour_faces=False))
+    assert refused.status is ReadingStatus.UNREADABLE
+    assert any("3 pips seen on a 1" in note for note in refused.notes)
+
+
 def test_ordinary_dice_with_red_pips_on_every_face_are_not_a_chinese_set() -> None:
     red_set = [die(250 + 30 * k, 240, f, prob=0.93, red=f) for k, f in enumerate((2, 3, 4, 5, 6))]
     reading = read(red_set + [die(320, 330, 1, prob=0.93, red=1)])
