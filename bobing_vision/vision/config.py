@@ -207,6 +207,17 @@ class ReaderConfig:
     # a 2 outside a full bowl at 0.61-0.63 (two false voids), and one die at 0.60-0.65 of 65 over all
     # 39 sets; its right void becomes "please look".
     sure_outside_score: float = 0.65
+    # A thing outside the bowl whose face is not read is still a die out of the bowl, and voids the
+    # throw, when the detector is this sure it is a die (its `score`) and it is the dice's size (None:
+    # only a die read voids). A die that jumped out voids the throw whatever it shows, and one read
+    # "face 5 only 0.52 sure" left "5 dice seen". 45 generated sets (`pipeline.judge_outside` watched):
+    # of the unread things outside scored 0.8 or more, 33 were dice and 1 not (in a throw void anyway);
+    # at 0.75, 76 dice and 3 not, one beside a throw that was read right. `bench/compare_models.py`, 45
+    # generated sets + 10 fresh + 4 + 24 camera variants + samples + both real sets (80 sets, thirty-second
+    # session): right voids 1998 -> 2034, refused 2865 -> 2829, wrong verdicts 18 -> 18 (false voids 1 ->
+    # 1), right awards 10578 both; 3 sets made after (seeds 8111, 8222, 8333): right voids 72 -> 75,
+    # wrong verdicts 0 -> 0.
+    void_unread_outside_score: float | None = 0.8
     # With three to five dice found in the bowl and fewer than six in all, the locator looks again around
     # them this many times as big (`pipeline.look_closer`; None: never): dice pressed together can
     # leave one peak for two at the whole frame's scale (a throw clip, clip seed 99, clip 9: a 4 among

@@ -230,22 +230,30 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
     return face, None
 
 
-def judge_outside(candidate: DieCandidate, face: int | None, why: str | None, bowl_full: bool,
-                  config: ReaderConfig) -> tuple[int | None, str | None, bool]:
-    """A candidate outside the bowl, read as `face` (None: not read, for reason `why`): its face, why
-    not, and whether the reading keeps it.
+def judge_outside(candidate: DieCandidate, face: int | None, why: str | None, bowl_full: bool, fits: bool,
+                  config: ReaderConfig) -> tuple[int | None, str | None, bool, bool]:
+    """A candidate outside the bowl, read as `face` (None: not read, for reason `why`; `fits`: False
+    when a size or lean check refused it): its face, why not, whether the reading keeps it, and whether
+    it voids the throw.
 
-    Only a die read for certain voids the throw. The table has coins, crumbs and chopsticks, and a die
-    missed out there still leaves "5 dice seen", so a thing outside that is not read is left out.
+    A die read for certain voids the throw. The table has coins, crumbs and chopsticks, and a die
+    missed out there still leaves "5 dice seen", so a thing outside that is not read is left out,
+    unless the detector is sure it is a die (`void_unread_outside_score`), it is the dice's size and
+    fewer than six things lie in the bowl: a die out of the bowl voids the throw whatever face it shows.
     """
     if face is not None and not candidate.pips:
         # A coin's dark centre reads as a certain 1 with no pip found; over 12 generated sets (3
         # models) 8 reads outside the bowl found no pip and none was a die: one false void saved.
-        return None, f"face {face} with no pips seen", False
+        return None, f"face {face} with no pips seen", False, False
     if face is not None and bowl_full and candidate.score < config.sure_outside_score:
         # Kept, unread: neither a void nor an award while it may be a die (see sure_outside_score).
-        return None, f"a seventh die outside the bowl, only {candidate.score:.2f} sure it is one", True
-    return face, why, face is not None
+        return None, f"a seventh die outside the bowl, only {candidate.score:.2f} sure it is one", True, False
+    if face is not None:
+        return face, why, True, True
+    sure = config.void_unread_outside_score
+    if fits and not bowl_full and sure is not None and candidate.score >= sure:
+        return None, f"{why}; a die all the same ({candidate.score:.2f} sure)", True, True
+    return None, why, False, False
 
 
 def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> ChineseSet:
@@ -270,16 +278,19 @@ def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> Chi
     return ChineseSet.SURE if red_ones > black_ones else ChineseSet.LIKELY
 
 
-def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None) -> ReadingStatus:
-    """The frame's status; OK only with exactly six readable dice, all in the bowl."""
+def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None, voiding: Sequence[bool] | None = None) -> ReadingStatus:
+    """The frame's status; OK only with exactly six readable dice, all in the bowl. `voiding`: per die,
+    whether it is a die out of the bowl (None: the dice read outside; `judge_outside` decides)."""
     if bowl is None:
         return ReadingStatus.NO_BOWL
-    # An unread die outside (kept by read_frame when six are in the bowl) voids nothing: seven seen.
-    if any(d.readable and not d.in_bowl for d in dice):
+    if voiding is None:
+        voiding = [d.readable and not d.in_bowl for d in dice]
+    # An unread thing outside kept only as a seventh die that may be one voids nothing: seven seen.
+    if any(voiding):
         # A die out of the bowl voids the throw only while the dice read for certain, in and out,
         # are at most six; more, and something read as a die is not one (a tablecloth's pattern, a
         # coin in the bowl), so no verdict: a false void loses a throw as surely as a wrong award.
-        if sum(1 for d in dice if d.readable) <= DICE:
+        if sum(1 for d, out in zip(dice, voiding) if d.readable or out) <= DICE:
             return ReadingStatus.OUT_OF_BOWL
         return ReadingStatus.WRONG_DICE_COUNT
     if len(dice) != DICE:
@@ -325,7 +336,8 @@ def read_unread_again(image: np.ndarray, detector: Detector, candidates: Sequenc
 
 def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieCandidate], inside: Sequence[bool],
                 read: Sequence[bool], config: ReaderConfig) -> list[str | None]:
-    """Why each die read (`read`) must not be scored for its size, or None.
+    """Why each die read (`read`), and each thing outside the bowl read or not (it may void the throw
+    as a die, `judge_outside`), must not be scored for its size, or None.
 
     One throw's dice are one size. A "die" half or twice the others' size is a pip, a coin or a
     pattern dot; outside the bowl (`inside` False) only one far bigger than the dice in it is refused
@@ -346,7 +358,7 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     low, high = config.size_band
     small = []  # read as 1s: perhaps one pip of a bigger face
     for k, w in enumerate(widths):
-        if not read[k]:
+        if not read[k] and inside[k]:
             continue
         if not inside[k]:
             if w / typical > config.outside_size_max:
@@ -428,13 +440,14 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
                                                   check_lean(candidates, inside, read, found, config))]
     bowl_full = sum(inside) >= DICE
     dice: list[DieReading] = []
+    voiding: list[bool] = []
     for c, is_in, (face, why), misfit in zip(candidates, inside, judged, misfits):
         if misfit is not None:
             face, why = None, misfit
         x, y = float(c.center[0]), float(c.center[1])
-        kept = True
+        kept, voids = True, False
         if not is_in:
-            face, why, kept = judge_outside(c, face, why, bowl_full, config)
+            face, why, kept, voids = judge_outside(c, face, why, bowl_full, misfit is None, config)
         if not kept:
             notes.append(f"ignored at ({x:.0f}, {y:.0f}), outside the bowl: {why}")
             continue
@@ -442,7 +455,8 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
             notes.append(f"die {len(dice) + 1}: {why}")
         dice.append(DieReading(center=(x, y), box=tuple(float(v) for v in c.box),  # type: ignore[arg-type]
                                face=face, confidence=float(np.clip(max(c.face_probs), 0.0, 1.0)), in_bowl=is_in))
-    status = judge_frame(dice, found)
+        voiding.append(voids)
+    status = judge_frame(dice, found, voiding)
     award = None
     if status is ReadingStatus.OK:
         from bobing_vision.rules import classify

@@ -438,6 +438,31 @@ def test_an_unreadable_thing_on_the_table_does_not_void_the_throw() -> None:
     assert any("outside the bowl" in note for note in reading.notes)
 
 
+@pytest.mark.parametrize(("case", "thing", "config", "status"), [
+    ("a die surely, face unread", die(600, 40, 5, prob=0.5, score=0.9), ReaderConfig(), ReadingStatus.OUT_OF_BOWL),
+    ("perhaps a die", die(600, 40, 5, prob=0.5, score=0.7), ReaderConfig(), ReadingStatus.WRONG_DICE_COUNT),
+    ("a die surely, twice the dice's size: a hand on the rim",
+     replace(die(600, 40, 5, prob=0.5, score=0.9), box=(570.0, 10.0, 630.0, 70.0)), ReaderConfig(),
+     ReadingStatus.WRONG_DICE_COUNT),
+    ("a die surely, with only read dice voiding", die(600, 40, 5, prob=0.5, score=0.9),
+     replace(ReaderConfig(), void_unread_outside_score=None), ReadingStatus.WRONG_DICE_COUNT),
+])
+def test_a_die_out_of_the_bowl_voids_the_throw_whatever_it_shows(case: str, thing: DieCandidate,
+                                                                  config: ReaderConfig, status: ReadingStatus) -> None:
+    """Five dice in the bowl and, on the table, a thing the detector is sure is a die whose face is not
+    read: the throw is void all the same. Less sure, or not the dice's size, it is left out: 5 dice seen."""
+    reading = read(six("44441") + [thing], config=config)
+    assert reading.status is status, case
+    assert reading.award is None
+    if status is ReadingStatus.OUT_OF_BOWL:
+        outside = [d for d in reading.dice if not d.in_bowl]
+        assert len(outside) == 1 and outside[0].face is None
+        assert any("a die all the same (0.90 sure)" in note for note in reading.notes)
+    else:
+        assert reading.message == "5 dice seen"
+        assert any("outside the bowl" in note for note in reading.notes)
+
+
 def test_a_certain_read_on_the_table_with_no_pips_found_does_not_void_the_throw() -> None:
     coin = die(600, 40, 1, prob=0.99, pips=0)
     reading = read(six("44441") + [coin])
