@@ -114,6 +114,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              f"{AugmentConfig.sharpen_p:g} by default; 0.25 tried, not kept: more wrong verdicts, models/README.md)",
     )
     parser.add_argument(
+        "--invert-share", type=float, default=AugmentConfig.invert_p, metavar="S",
+        help="share of training pictures with no red pip turned to their negative: light dice with dark "
+             f"pips become dark dice with light ones (0 <= S <= 1; {AugmentConfig.invert_p:g} by default)",
+    )
+    parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
              "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
@@ -159,7 +164,7 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
     for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
                           ("--ordinary-share", args.ordinary_share), ("--red-bowl-share", args.red_bowl_share),
                           ("--marbled-share", args.marbled_share), ("--leaning-side-share", args.leaning_side_share),
-                          ("--sharpen-share", args.sharpen_share)):
+                          ("--sharpen-share", args.sharpen_share), ("--invert-share", args.invert_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
     if args.exposure_sigma < 0:
@@ -225,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, reader_deep_blocks=args.reader_deep_blocks)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share)
     try:
-        aug = AugmentConfig(brightness_sigma=args.exposure_sigma, sharpen_p=args.sharpen_share)
+        aug = AugmentConfig(brightness_sigma=args.exposure_sigma, sharpen_p=args.sharpen_share,
+                            invert_p=args.invert_share)
         result = train(scenes, args.out, cfg, sample, aug=aug,
                        max_steps=args.max_steps, log=lambda s: print(s, flush=True), init_from=args.init_from)
     except (FileNotFoundError, InvalidInput) as exc:

@@ -32,13 +32,19 @@ class AugmentConfig:
     # Dice come in every colour: swapping the colour channels turns green dice red or blue. Never on an
     # image with red pips, whose colour is a label.
     channel_swap_p: float = 0.2
+    # Dice come light with dark pips and dark with light ones: a negative turns the one into the other
+    # (black dice with white pips are read worst of the ordinary colours: models/README.md). Never on an
+    # image with red pips, as the channel swap. 0, the committed recipe, draws nothing.
+    invert_p: float = 0.0
 
 
 def photometric(
     image: np.ndarray, rng: np.random.Generator, cfg: AugmentConfig = AugmentConfig(), keep_colours: bool = False
 ) -> np.ndarray:
-    """One random camera look for a uint8 BGR image (any size); `keep_colours`: no channel swap."""
+    """One random camera look for a uint8 BGR image (any size); `keep_colours`: no negative, no channel swap."""
     x = image.astype(np.float32) * (1.0 / 255.0)
+    if not keep_colours and cfg.invert_p > 0 and rng.random() < cfg.invert_p:
+        x = 1.0 - x
     if not keep_colours and rng.random() < cfg.channel_swap_p:
         x = x[:, :, rng.permutation(3)]
     if rng.random() < cfg.desaturate_p:

@@ -59,6 +59,7 @@ OUT_OF_RANGE = [
     *(("--red-bowl-share", share, f"expected 0 <= --red-bowl-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     ("--exposure-sigma", "-0.1", "expected --exposure-sigma >= 0, got -0.1"),
     *(("--sharpen-share", share, f"expected 0 <= --sharpen-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
+    *(("--invert-share", share, f"expected 0 <= --invert-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
 ]
 
@@ -213,7 +214,7 @@ def test_the_red_bowl_share_repaints_the_same_scenes() -> None:
     assert 0 < len(repainted) < 12, "the painted bowls only"
 
 
-def test_the_exposure_spread_and_sharpening_given_are_the_augmentation_trained_with(
+def test_the_exposure_spread_sharpening_and_negatives_given_are_the_augmentation_trained_with(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("torch")
     augs = []
@@ -223,7 +224,8 @@ def test_the_exposure_spread_and_sharpening_given_are_the_augmentation_trained_w
         raise FileNotFoundError("recorded")
 
     monkeypatch.setattr("bobing_vision.training.train.train", record)
-    for options, sigma, sharpen in (([], 0.3, 0.0), (["--exposure-sigma", "0.45"], 0.45, 0.0),
-                                    (["--sharpen-share", "0.25"], 0.3, 0.25)):
+    for options, sigma, sharpen, invert in (([], 0.3, 0.0, 0.0), (["--exposure-sigma", "0.45"], 0.45, 0.0, 0.0),
+                                            (["--sharpen-share", "0.25"], 0.3, 0.25, 0.0),
+                                            (["--invert-share", "0.2"], 0.3, 0.0, 0.2)):
         assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", *options]) == 2
-        assert (augs[-1].brightness_sigma, augs[-1].sharpen_p) == (sigma, sharpen)
+        assert (augs[-1].brightness_sigma, augs[-1].sharpen_p, augs[-1].invert_p) == (sigma, sharpen, invert)

@@ -156,6 +156,20 @@ def test_sharpening_puts_halos_round_edges_and_is_off_by_default() -> None:
     assert np.array_equal(photometric(image, np.random.default_rng(0), NO_AUG), image)
 
 
+def test_a_negative_turns_light_dice_dark_but_never_a_picture_with_red_pips() -> None:
+    image = one_die_scene(red=False).image
+    negative = replace(NO_AUG, invert_p=1.0)
+    assert np.array_equal(photometric(image, np.random.default_rng(0), negative), 255 - image)
+    assert np.array_equal(photometric(image, np.random.default_rng(0), negative, keep_colours=True), image)
+    assert AugmentConfig().invert_p == 0.0
+    # Off, it draws nothing: the pictures of a seed stay those the committed models were trained on.
+    rng = np.random.default_rng(5)
+    photometric(image, rng, AugmentConfig())
+    again = np.random.default_rng(5)
+    photometric(image, again, replace(AugmentConfig(), invert_p=0.0))
+    assert rng.random() == again.random()
+
+
 def test_squeezed_reader_crop_keeps_pips_on_their_targets() -> None:
     """The crop warp (turn, flip, squeeze) moves the image and the pip heat alike."""
     scene = one_die_scene(face=4, red=False)
