@@ -278,13 +278,11 @@ def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> Chi
     return ChineseSet.SURE if red_ones > black_ones else ChineseSet.LIKELY
 
 
-def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None, voiding: Sequence[bool] | None = None) -> ReadingStatus:
+def judge_frame(dice: Sequence[DieReading], bowl: Bowl | None, voiding: Sequence[bool]) -> ReadingStatus:
     """The frame's status; OK only with exactly six readable dice, all in the bowl. `voiding`: per die,
-    whether it is a die out of the bowl (None: the dice read outside; `judge_outside` decides)."""
+    whether it is a die out of the bowl (`judge_outside` decides)."""
     if bowl is None:
         return ReadingStatus.NO_BOWL
-    if voiding is None:
-        voiding = [d.readable and not d.in_bowl for d in dice]
     # An unread thing outside kept only as a seventh die that may be one voids nothing: seven seen.
     if any(voiding):
         # A die out of the bowl voids the throw only while the dice read for certain, in and out,
