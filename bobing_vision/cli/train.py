@@ -116,7 +116,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--invert-share", type=float, default=AugmentConfig.invert_p, metavar="S",
         help="share of training pictures with no red pip turned to their negative: light dice with dark "
-             f"pips become dark dice with light ones (0 <= S <= 1; {AugmentConfig.invert_p:g} by default)",
+             f"pips become dark dice with light ones (0 <= S <= 1; {AugmentConfig.invert_p:g} by default; "
+             "0.15 tried, not kept: fewer right awards, models/README.md)",
     )
     parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,

@@ -33,8 +33,9 @@ class AugmentConfig:
     # image with red pips, whose colour is a label.
     channel_swap_p: float = 0.2
     # Dice come light with dark pips and dark with light ones: a negative turns the one into the other
-    # (black dice with white pips are read worst of the ordinary colours: models/README.md). Never on an
-    # image with red pips, as the channel swap. 0, the committed recipe, draws nothing.
+    # (black dice with white pips are read worst of the ordinary colours). Never with `keep_colours` (a
+    # crop with red pips), as the channel swap. 0, the committed recipe, draws nothing; 0.15 read the
+    # dark dice better and the rest worse (models/README.md, thirty-second session).
     invert_p: float = 0.0
 
 
