@@ -428,9 +428,12 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     inside = [in_bowl(c, found, config) for c in candidates]
     fitted = [top_face_pips(c, config) for c in candidates]
     chinese_dice = chinese_set([c for c, i in zip(fitted, inside) if i], config)
-    # The set known, a Chinese face's pips are fitted by their colour.
-    candidates = fitted if chinese_dice is ChineseSet.NO else [top_face_pips(c, config, chinese_dice)
-                                                                for c in candidates]
+    # The set known, a Chinese face showing pips of both colours is fitted by its own colour; a face of
+    # one colour fits as it did.
+    if chinese_dice is not ChineseSet.NO:
+        fitted = [top_face_pips(c, config, chinese_dice) if 0 < c.red_pips < c.pip_count else f
+                  for c, f in zip(candidates, fitted)]
+    candidates = fitted
     judged = [judge_face(c, config, chinese_dice) for c in candidates]
     candidates, judged = read_unread_again(image, detector, candidates, inside, judged, chinese_dice, config)
     read = [f is not None for f, _ in judged]
