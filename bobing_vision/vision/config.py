@@ -213,7 +213,7 @@ class ReaderConfig:
     # "face 5 only 0.52 sure" left "5 dice seen". 45 generated sets (`pipeline.judge_outside` watched):
     # of the unread things outside scored 0.8 or more, 33 were dice and 1 not (in a throw void anyway);
     # at 0.75, 76 dice and 3 not, one beside a throw that was read right. `bench/compare_models.py`, 45
-    # generated sets + 10 fresh + 4 + 24 camera variants + samples + both real sets (80 sets, thirty-second
+    # generated sets + 10 fresh + 4 + 18 camera variants + samples + both real sets (80 sets, thirty-second
     # session): right voids 1998 -> 2034, refused 2865 -> 2829, wrong verdicts 18 -> 18 (false voids 1 ->
     # 1), right awards 10578 both; 3 sets made after (seeds 8111, 8222, 8333): right voids 72 -> 75,
     # wrong verdicts 0 -> 0.

@@ -110,6 +110,11 @@ class DieCandidate:
         return 2 * self.red_pips > self.pip_count
 
     @property
+    def two_colours(self) -> bool:
+        """Red pips and black ones found together: on a Chinese die, two faces in view or a misread."""
+        return 0 < self.red_pips < self.pip_count
+
+    @property
     def face(self) -> int:
         """The most likely face 1..6 (check `face_confidence` before trusting it)."""
         return int(np.argmax(self.face_probs)) + 1

@@ -203,7 +203,7 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
     pips, red = candidate.pip_count, candidate.red_pips
     # Red and black pips together on a Chinese die: two faces in view (a leaning die shows its side) or
     # a misread; a Chinese 1 or 4 with no red at all: a leaning die's side, a coin or a misread.
-    mixed = chinese and 0 < red < pips
+    mixed = chinese and candidate.two_colours
     black_one_or_four = chinese and pips and not red and face in config.red_faces
     certain = confidence >= config.certain_face_prob
     if certain and chinese_dice is not ChineseSet.SURE:
@@ -431,7 +431,7 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     # The set known, a Chinese face showing pips of both colours is fitted by its own colour; a face of
     # one colour fits as it did.
     if chinese_dice is not ChineseSet.NO:
-        fitted = [top_face_pips(c, config, chinese_dice) if 0 < c.red_pips < c.pip_count else f
+        fitted = [top_face_pips(c, config, chinese_dice) if c.two_colours else f
                   for c, f in zip(candidates, fitted)]
     candidates = fitted
     judged = [judge_face(c, config, chinese_dice) for c in candidates]
