@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bobing_vision.synth.config import SceneSpec
+
 HELP = "generate labelled bowl scenes and throw clips"
 
 
@@ -53,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--bowl-fill", type=_fill, metavar="LOW-HIGH",
                         help="share of the frame height the rim spans, e.g. 1.0-1.4 for a camera close in "
                              "(default: the whole rim in view)")
+    parser.add_argument("--max-tilt", type=float, default=SceneSpec.max_tilt_deg, metavar="DEG",
+                        help="how far off vertical the camera may look, 0..60 degrees (default "
+                             f"{SceneSpec.max_tilt_deg:g}: a webcam over the bowl; 60: phone photos from the side)")
     parser.add_argument("--sheet", type=Path, metavar="JPG", help="also write a contact sheet of the first 48 scenes")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")
     return parser
@@ -79,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         clip_spec = ClipSpec(size=args.clip_size, fps=args.clip_fps)
-        scene_spec = SceneSpec(size=args.size, bowl_paint=args.bowl_paint, bowl_fill=args.bowl_fill)
+        scene_spec = SceneSpec(size=args.size, bowl_paint=args.bowl_paint, bowl_fill=args.bowl_fill,
+                               max_tilt_deg=args.max_tilt)
         labels = generate(args.outdir, args.count, args.seed, args.clips, scene_spec, clip_spec, _award_of,
                           None if args.quiet else (lambda name: print(f"  {name}")), args.clip_seed)
         if args.sheet is not None:

@@ -11,7 +11,8 @@ from bobing_vision.dataset.labels import labelled_sets
 from bobing_vision.errors import BobingError, InvalidInput
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.samples import SampleConfig
-from bobing_vision.training.scenes import ORDINARY_SHARE, RED_BOWL_SHARE, SMALL_SHARE
+from bobing_vision.synth.config import MAX_TILT_DEG
+from bobing_vision.training.scenes import OBLIQUE_SHARE, OBLIQUE_TILT, ORDINARY_SHARE, RED_BOWL_SHARE, SMALL_SHARE
 
 HELP = "train the dice models and export ONNX (needs torch)"
 
@@ -97,6 +98,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              "not kept: models/README.md)",
     )
     parser.add_argument(
+        "--oblique-share", type=float, default=OBLIQUE_SHARE, metavar="S",
+        help="share of the generated scenes seen more obliquely than a webcam over the bowl, up to "
+             f"--oblique-tilt degrees off vertical (0 <= S <= 1; {OBLIQUE_SHARE:g} by default, the committed "
+             "models' recipe)",
+    )
+    parser.add_argument(
+        "--oblique-tilt", type=float, default=OBLIQUE_TILT, metavar="DEG",
+        help=f"how far off vertical those scenes are seen at most (30 <= DEG <= {MAX_TILT_DEG:g}; "
+             f"{OBLIQUE_TILT:g} by default, the committed models' recipe; a phone photo of a bowl is often steeper)",
+    )
+    parser.add_argument(
         "--leaning-side-share", type=float, default=SampleConfig.leaning_spot_p, metavar="S",
         help="share of the reader's die crops, in scenes with a leaning die that --mine-from's locator "
              "peaked on off its top face, taken at that spot as 'unreadable' (0 <= S <= 1; "
@@ -162,10 +174,13 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected --reader-deep-blocks at least 1, got {args.reader_deep_blocks}")
     if not 0 < args.synth_share <= 1:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
+    if not 30 <= args.oblique_tilt <= MAX_TILT_DEG:  # below 30 the scenes are no more oblique than the rest
+        raise InvalidInput(f"expected 30 <= --oblique-tilt <= {MAX_TILT_DEG:g}, got {args.oblique_tilt}")
     for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
                           ("--ordinary-share", args.ordinary_share), ("--red-bowl-share", args.red_bowl_share),
                           ("--marbled-share", args.marbled_share), ("--leaning-side-share", args.leaning_side_share),
-                          ("--sharpen-share", args.sharpen_share), ("--invert-share", args.invert_share)):
+                          ("--sharpen-share", args.sharpen_share), ("--invert-share", args.invert_share),
+                          ("--oblique-share", args.oblique_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
     if args.exposure_sigma < 0:
@@ -205,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.synth:
             synth = render_synth(args.synth, seed=args.seed + 1000, small_share=args.small_share,
                                  leaning_share=args.leaning_share, ordinary_share=args.ordinary_share,
-                                 red_bowl_share=args.red_bowl_share, marbled_share=args.marbled_share)
+                                 red_bowl_share=args.red_bowl_share, marbled_share=args.marbled_share,
+                                 oblique_share=args.oblique_share, oblique_tilt=args.oblique_tilt)
             print(f"generated scenes: {len(synth)}, {sum(len(s.dice) for s in synth)} dice")
             scenes += synth
         if args.mine_from is not None:

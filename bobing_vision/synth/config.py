@@ -8,6 +8,8 @@ from bobing_vision.errors import InvalidInput
 from bobing_vision.synth.dice import MARBLED_P
 
 BOWL_PAINTS = ("qinghua", "youlihong")  # blue-and-white, underglaze red
+# The steepest camera drawn: a phone held over a bowl on the table, or a laptop's webcam turned down to it.
+MAX_TILT_DEG = 60.0
 
 
 @dataclass(frozen=True)
@@ -45,8 +47,8 @@ class SceneSpec:
                 raise InvalidInput(f"expected a frame size between 64 and 4096 pixels, got {self.size!r}")
         if not 1 <= self.n_dice <= 12:
             raise InvalidInput(f"expected 1..12 dice, got {self.n_dice!r}")
-        if not 0.0 <= self.max_tilt_deg <= 45.0:
-            raise InvalidInput(f"expected a camera tilt of 0..45 degrees, got {self.max_tilt_deg!r}")
+        if not 0.0 <= self.max_tilt_deg <= MAX_TILT_DEG:
+            raise InvalidInput(f"expected a camera tilt of 0..{MAX_TILT_DEG:g} degrees, got {self.max_tilt_deg!r}")
         for name in ("chinese_dice_p", "out_of_bowl_p", "cocked_p", "stacked_p", "red_painted_p", "marbled_p"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:

@@ -65,7 +65,10 @@ def load_real_set(folder: Path | str) -> list[Scene]:
     return scenes
 
 
-OBLIQUE_SHARE = 0.25  # of generated training scenes seen from up to 45 degrees off vertical, not 30
+# The committed models' share of generated training scenes seen more obliquely than a webcam over the
+# bowl (up to OBLIQUE_TILT degrees off vertical, not 30), and how steeply.
+OBLIQUE_SHARE = 0.25
+OBLIQUE_TILT = 45.0
 # A frame size where most dice are under 18 px, the widths the reader reads worst (models/README.md,
 # "camera distance"): 88% of the dice in generated 320x240 frames, 10% in 640x480 ones.
 SMALL_FRAME = (320, 240)
@@ -85,9 +88,11 @@ RED_BOWL_SHARE = 0.0
 
 def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share: float | None = None,
                  ordinary_share: float | None = None, red_bowl_share: float | None = None,
-                 marbled_share: float | None = None) -> list[Scene]:
+                 marbled_share: float | None = None, oblique_share: float = OBLIQUE_SHARE,
+                 oblique_tilt: float = OBLIQUE_TILT) -> list[Scene]:
     """`count` generated bowl scenes with exact labels, pips included. A share is seen more obliquely
-    than a webcam over the bowl sees it: phone photos and side-mounted cameras show the dice's sides.
+    than a webcam over the bowl sees it (`oblique_share` of them, up to `oblique_tilt` degrees off
+    vertical): phone photos and side-mounted cameras show the dice's sides.
     `small_share` of them (besides the generator's own mix of sizes) are rendered at SMALL_FRAME;
     `leaning_share` of them have a leaning die, `ordinary_share` ordinary dice, not Chinese, and
     `red_bowl_share` of the painted bowls are red and `marbled_share` of the sets in any colours marbled
@@ -102,7 +107,7 @@ def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share:
     small = np.random.default_rng([seed, 1])
     scenes = []
     for _ in range(count):
-        spec = SceneSpec(max_tilt_deg=45.0) if rng.random() < OBLIQUE_SHARE else SceneSpec()
+        spec = SceneSpec(max_tilt_deg=oblique_tilt) if rng.random() < oblique_share else SceneSpec()
         if small_share and small.random() < small_share:
             spec = replace(spec, size=SMALL_FRAME)
         spec = replace(spec, **given)

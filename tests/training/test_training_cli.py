@@ -61,6 +61,8 @@ OUT_OF_RANGE = [
     *(("--sharpen-share", share, f"expected 0 <= --sharpen-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--invert-share", share, f"expected 0 <= --invert-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
+    *(("--oblique-share", share, f"expected 0 <= --oblique-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
+    *(("--oblique-tilt", tilt, f"expected 30 <= --oblique-tilt <= 60, got {float(tilt)}") for tilt in ("25", "61")),
 ]
 
 
@@ -186,11 +188,13 @@ def test_the_defaults_are_the_committed_models_recipe() -> None:
     generator alone paints a third of its painted bowls red)."""
     args = parse_args(["--out", "x"])
     assert (args.small_share, args.ordinary_share, args.red_bowl_share) == (0.25, 0.35, 0.0)
+    assert (args.oblique_share, args.oblique_tilt) == (0.25, 45.0)
 
 
-def test_the_marbled_share_reaches_every_scene_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def rendered_specs(monkeypatch: pytest.MonkeyPatch) -> list:
+    """The SceneSpec of every generated scene rendered in the test, in order."""
     from bobing_vision import synth
-    from bobing_vision.training.scenes import render_synth
 
     specs = []
     real_render = synth.render_scene
@@ -200,9 +204,40 @@ def test_the_marbled_share_reaches_every_scene_rendered(monkeypatch: pytest.Monk
         return real_render(rng, spec)
 
     monkeypatch.setattr(synth, "render_scene", record)
+    return specs
+
+
+def test_the_marbled_share_reaches_every_scene_rendered(rendered_specs: list) -> None:
+    from bobing_vision.synth import SceneSpec
+    from bobing_vision.training.scenes import render_synth
+
     render_synth(3, seed=1003, marbled_share=0.7)
     render_synth(2, seed=1003)
-    assert [s.marbled_p for s in specs] == [0.7] * 3 + [synth.SceneSpec().marbled_p] * 2
+    assert [s.marbled_p for s in rendered_specs] == [0.7] * 3 + [SceneSpec().marbled_p] * 2
+
+
+def test_the_oblique_share_and_tilt_set_how_steeply_scenes_are_seen(rendered_specs: list) -> None:
+    from bobing_vision.training.scenes import render_synth
+
+    render_synth(6, seed=1003)
+    assert {s.max_tilt_deg for s in rendered_specs} == {30.0, 45.0}  # the committed recipe: a webcam's, or 45
+    rendered_specs.clear()
+    render_synth(3, seed=1003, oblique_share=1.0, oblique_tilt=60.0)
+    render_synth(2, seed=1003, oblique_share=0.0, oblique_tilt=60.0)
+    assert [s.max_tilt_deg for s in rendered_specs] == [60.0] * 3 + [30.0] * 2
+
+
+def test_the_oblique_options_given_reach_the_scenes_rendered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = []
+
+    def record(count: int, **kwargs: object) -> list:
+        asked.append(kwargs)
+        raise FileNotFoundError("recorded")  # main reports it and returns 2
+
+    monkeypatch.setattr("bobing_vision.training.scenes.render_synth", record)
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--oblique-share", "0.35",
+                 "--oblique-tilt", "60"]) == 2
+    assert (asked[0]["oblique_share"], asked[0]["oblique_tilt"]) == (0.35, 60.0)
 
 
 def test_the_red_bowl_share_repaints_the_same_scenes() -> None:
