@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -230,11 +230,20 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
     return face, None
 
 
+@dataclass(frozen=True)
+class OutsideJudgement:
+    """What becomes of a thing found outside the bowl."""
+
+    face: int | None
+    why: str | None  # why it is not read, or None
+    kept: bool  # in the reading at all: a coin or a crumb on the table is left out
+    voids: bool  # a die out of the bowl: the throw is void
+
+
 def judge_outside(candidate: DieCandidate, face: int | None, why: str | None, bowl_full: bool, fits: bool,
-                  config: ReaderConfig) -> tuple[int | None, str | None, bool, bool]:
+                  config: ReaderConfig) -> OutsideJudgement:
     """A candidate outside the bowl, read as `face` (None: not read, for reason `why`; `fits`: False
-    when a size or lean check refused it): its face, why not, whether the reading keeps it, and whether
-    it voids the throw.
+    when a size or lean check refused it).
 
     A die read for certain voids the throw. The table has coins, crumbs and chopsticks, and a die
     missed out there still leaves "5 dice seen", so a thing outside that is not read is left out,
@@ -244,16 +253,17 @@ def judge_outside(candidate: DieCandidate, face: int | None, why: str | None, bo
     if face is not None and not candidate.pips:
         # A coin's dark centre reads as a certain 1 with no pip found; over 12 generated sets (3
         # models) 8 reads outside the bowl found no pip and none was a die: one false void saved.
-        return None, f"face {face} with no pips seen", False, False
+        return OutsideJudgement(None, f"face {face} with no pips seen", kept=False, voids=False)
     if face is not None and bowl_full and candidate.score < config.sure_outside_score:
         # Kept, unread: neither a void nor an award while it may be a die (see sure_outside_score).
-        return None, f"a seventh die outside the bowl, only {candidate.score:.2f} sure it is one", True, False
+        return OutsideJudgement(None, f"a seventh die outside the bowl, only {candidate.score:.2f} sure it is one",
+                                kept=True, voids=False)
     if face is not None:
-        return face, why, True, True
+        return OutsideJudgement(face, why, kept=True, voids=True)
     sure = config.void_unread_outside_score
     if fits and not bowl_full and sure is not None and candidate.score >= sure:
-        return None, f"{why}; a die all the same ({candidate.score:.2f} sure)", True, True
-    return None, why, False, False
+        return OutsideJudgement(None, f"{why}; a die all the same ({candidate.score:.2f} sure)", kept=True, voids=True)
+    return OutsideJudgement(None, why, kept=False, voids=False)
 
 
 def chinese_set(candidates: Sequence[DieCandidate], config: ReaderConfig) -> ChineseSet:
@@ -448,7 +458,8 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
         x, y = float(c.center[0]), float(c.center[1])
         kept, voids = True, False
         if not is_in:
-            face, why, kept, voids = judge_outside(c, face, why, bowl_full, misfit is None, config)
+            outside = judge_outside(c, face, why, bowl_full, misfit is None, config)
+            face, why, kept, voids = outside.face, outside.why, outside.kept, outside.voids
         if not kept:
             notes.append(f"ignored at ({x:.0f}, {y:.0f}), outside the bowl: {why}")
             continue
