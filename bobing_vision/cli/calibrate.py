@@ -97,7 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     from bobing_vision.errors import BobingError
     from bobing_vision.vision.bowl import find_bowl, rim_in_view
     from bobing_vision.vision.calibration import Calibration, consensus, save_calibration
-    from bobing_vision.vision.camera_advice import exposure_advice, rim_advice, washed_out_share
+    from bobing_vision.vision.camera_advice import (
+        camera_tilt, exposure_advice, rim_advice, tilt_advice, washed_out_share,
+    )
     from bobing_vision.vision.config import BowlConfig
     from bobing_vision.vision.draw import draw_bowl
 
@@ -136,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
           f"radii {bowl.rx:.0f} x {bowl.ry:.0f} px at {bowl.angle_deg:.0f} deg in {width}x{height} frames")
     print(f"saved {saved}; check the picture {picture}")
     for advice in (rim_advice(rim_in_view(bowl.ellipse, width, height)),
-                   exposure_advice(washed_out_share(last, bowl.ellipse))):
+                   exposure_advice(washed_out_share(last, bowl.ellipse)), tilt_advice(camera_tilt(bowl.ellipse))):
         if advice is not None:
             print(advice)
     print(dice_check(recent, bowl, args.models))

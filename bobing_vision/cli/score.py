@@ -49,9 +49,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def reading_row(file: str, reading: Reading, bowl_white: float | None = None) -> dict[str, Any]:
     """One image's JSON object: the in-bowl faces read, the award's Category name, every die, the median
-    width of the dice in the bowl (null with fewer than three: `camera_advice.dice_width`) and the share
-    of the bowl that is pure white (null without a bowl: `camera_advice.washed_out_share`)."""
-    from bobing_vision.vision.camera_advice import dice_width
+    width of the dice in the bowl (null with fewer than three: `camera_advice.dice_width`), the share
+    of the bowl that is pure white (null without a bowl: `camera_advice.washed_out_share`) and how far
+    off vertical the camera looks at the bowl (null without one: `camera_advice.camera_tilt`)."""
+    from bobing_vision.vision.camera_advice import camera_tilt, dice_width
 
     award = reading.award
     width = dice_width(reading)
@@ -64,6 +65,7 @@ def reading_row(file: str, reading: Reading, bowl_white: float | None = None) ->
         "bowl": [round(v, 1) for v in reading.bowl.ellipse] if reading.bowl is not None else None,
         "dice_width": None if width is None else round(width, 1),
         "bowl_white": None if bowl_white is None else round(bowl_white, 3),
+        "bowl_tilt": None if reading.bowl is None else round(camera_tilt(reading.bowl.ellipse), 1),
         "dice": [
             {
                 "face": d.face,
@@ -80,7 +82,7 @@ def reading_row(file: str, reading: Reading, bowl_white: float | None = None) ->
 
 def error_row(file: str, reason: str) -> dict[str, Any]:
     return {"file": file, "status": "ERROR", "message": reason, "faces": [], "award": None, "bowl": None,
-            "dice_width": None, "bowl_white": None, "dice": [], "error": reason}
+            "dice_width": None, "bowl_white": None, "bowl_tilt": None, "dice": [], "error": reason}
 
 
 @dataclass(frozen=True)
@@ -261,12 +263,14 @@ class Advised:
 
 class CameraTally:
     """What the photos say about the camera, counted as rows come: dice too small to read well
-    (`camera_advice.size_advice`) and bowls washed out to white (`camera_advice.exposure_advice`)."""
+    (`camera_advice.size_advice`), bowls washed out to white (`camera_advice.exposure_advice`) and seen
+    too steeply (`camera_advice.tilt_advice`)."""
 
     def __init__(self) -> None:
-        from bobing_vision.vision.camera_advice import exposure_advice, size_advice
+        from bobing_vision.vision.camera_advice import exposure_advice, size_advice, tilt_advice
 
-        self.tallies = (Advised("dice_width", size_advice), Advised("bowl_white", exposure_advice))
+        self.tallies = (Advised("dice_width", size_advice), Advised("bowl_white", exposure_advice),
+                        Advised("bowl_tilt", tilt_advice))
 
     def add(self, row: dict[str, Any]) -> None:
         for tally in self.tallies:

@@ -26,7 +26,7 @@ from bobing_vision.live.table import TableSession
 from bobing_vision.rules import Throw
 from bobing_vision.vision.bowl import rim_in_view
 from bobing_vision.vision.camera_advice import (
-    SizeAdvice, dice_width, exposure_advice, rim_advice, size_advice, washed_out_share,
+    SizeAdvice, camera_tilt, dice_width, exposure_advice, rim_advice, size_advice, tilt_advice, washed_out_share,
 )
 from bobing_vision.vision.reading import DiceReader, Reading, ReadingStatus
 
@@ -48,6 +48,8 @@ class LoopConfig:
     rim_advice_change: float = 0.1
     # A washed-out bowl likewise: again only when its pure-white share changes by this much.
     exposure_advice_change: float = 0.15
+    # A camera looking at the bowl too steeply likewise: again only when its angle changes by this many degrees.
+    tilt_advice_change: float = 5.0
     # Each is forgotten after this many verdicts in a row with nothing to advise, and said again if it
     # comes back; fewer would repeat it for a measure hovering at its bar.
     advice_forgotten_after: int = 3
@@ -162,6 +164,7 @@ class LiveLoop:
         self._size_said = SaidOnce(config.size_advice_change, relative=True, forget_after=forget)
         self._rim_said = SaidOnce(config.rim_advice_change, forget_after=forget)
         self._exposure_said = SaidOnce(config.exposure_advice_change, forget_after=forget)
+        self._tilt_said = SaidOnce(config.tilt_advice_change, forget_after=forget)
 
     # -- control from other threads --------------------------------------------------------------
     def submit(self, command: Command) -> None:
@@ -274,7 +277,7 @@ class LiveLoop:
 
     def _advise_camera(self, reading: Reading, image: np.ndarray) -> None:
         """Tell the operator what to change when the camera sees the dice too small, the rim cut by the
-        frame or the bowl washed out to white: each once per camera view."""
+        frame, the bowl washed out to white or seen too steeply: each once per camera view."""
         width = dice_width(reading)
         if width is not None:
             self._advise(self._size_said, width, size_advice(width, self.config.dice_size))
@@ -283,6 +286,8 @@ class LiveLoop:
             self._advise(self._rim_said, in_view, rim_advice(in_view))
             white = washed_out_share(image, reading.bowl.ellipse)
             self._advise(self._exposure_said, white, exposure_advice(white))
+            tilt = camera_tilt(reading.bowl.ellipse)
+            self._advise(self._tilt_said, tilt, tilt_advice(tilt))
 
     def _advise(self, said: SaidOnce, measure: float, advice: str | None) -> None:
         if advice is None:

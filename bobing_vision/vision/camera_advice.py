@@ -1,5 +1,5 @@
-"""Whether the camera sees the dice big enough to read them, the whole rim, and a bowl not washed out
-to white, and what to tell the person setting it up.
+"""Whether the camera sees the dice big enough to read them, the whole rim, a bowl not washed out to
+white, from not too far off vertical, and what to tell the person setting it up.
 
 A die's width in pixels decides how often it is read: `bench/compare_models.py` on 8 generated sets
 (1,600 throws, the models committed in the twenty-first session; models/README.md), dice lying flat
@@ -32,6 +32,10 @@ PURE_WHITE = 250
 # white dice not found on clipped porcelain; 53% of those throws reach 30%, against 3.4% of 4,000 throws
 # as rendered (where the generator's clipped bowls still read as well as the rest: advice, not a refusal).
 WASHED_OUT = 0.3
+# Past this many degrees off vertical the camera is advised to look down more. Measured (models/README.md,
+# thirty-third session): 600 generated throws seen up to 60 degrees off vertical gave right awards 71-80%
+# up to 15 degrees, 51% at 30-45 and 21% at 45-60: the dice show their sides, and the throws are refused.
+TOO_STEEP_DEG = 45.0
 
 
 @dataclass(frozen=True)
@@ -92,3 +96,19 @@ def exposure_advice(share: float) -> str | None:
         return None
     return (f"{share:.0%} of the bowl is pure white: the camera is over-exposed and white dice lose their "
             "outline on the porcelain; turn the camera's exposure or brightness down, or dim the lamp over the bowl")
+
+
+def camera_tilt(rim: Ellipse) -> float:
+    """How far off vertical the camera looks at the bowl, in degrees: a round rim seen from that angle
+    is an ellipse whose short axis is its long one times the angle's cosine."""
+    _, _, rx, ry, _ = rim
+    return float(np.degrees(np.arccos(np.clip(min(rx, ry) / max(rx, ry), 0.0, 1.0))))
+
+
+def tilt_advice(degrees: float) -> str | None:
+    """A sentence asking for a camera more overhead when it looks at the bowl `degrees` off vertical."""
+    if degrees < TOO_STEEP_DEG:
+        return None
+    return (f"the camera looks at the bowl {degrees:.0f} degrees off vertical: the dice show their sides and most "
+            f"throws cannot be read; raise it over the bowl until it looks down less than {TOO_STEEP_DEG:.0f} "
+            "degrees off vertical (straight down is best)")

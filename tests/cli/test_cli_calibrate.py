@@ -41,6 +41,7 @@ def test_image_source(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "saved" in out_text and "no dice seen in the bowl" in out_text
     assert "of the rim is in view" not in out_text, "the whole rim shows"
     assert "pure white" not in out_text, "the porcelain is not clipped"
+    assert "degrees off vertical" not in out_text, "the rim is seen 32 degrees off vertical"
 
 
 def test_a_bowl_washed_out_to_white_is_saved_with_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,6 +59,16 @@ def test_a_rim_running_off_the_frame_is_saved_with_advice(tmp_path: Path, capsys
     assert load_calibration(tmp_path / "bowl.json").bowl.cy == pytest.approx(380, abs=4)
     advice = re.search(r"only (\d+)% of the rim is in view.*move the camera back", capsys.readouterr().out)
     assert advice is not None and 60 <= int(advice.group(1)) <= 85
+
+
+def test_a_bowl_seen_too_steeply_is_saved_with_advice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "phone.png"
+    cv2.imwrite(str(source), bowl_picture((330.0, 230.0, 220.0, 110.0, 0.0)))  # a phone held 60 degrees off vertical
+    assert main(["--source", str(source), "--out", str(tmp_path / "bowl.json")]) == 0
+    bowl = load_calibration(tmp_path / "bowl.json").bowl
+    assert sorted((bowl.rx, bowl.ry)) == pytest.approx([110, 220], rel=0.05)
+    advice = re.search(r"the camera looks at the bowl (\d+) degrees off vertical.*raise it", capsys.readouterr().out)
+    assert advice is not None and 57 <= int(advice.group(1)) <= 63
 
 
 def test_video_source(tmp_path: Path) -> None:

@@ -105,6 +105,30 @@ def test_bowls_washed_out_to_white_are_measured_and_advised_once(photos: Path, c
     assert err.count("pure white") == 1 and len(advice) == 1 and int(advice[0]) >= 95
 
 
+class SteepReader:
+    """The fake's dice in a bowl seen 65 degrees off vertical: a rim under half as tall as wide."""
+
+    def read(self, frame: np.ndarray) -> Reading:
+        return read_frame(frame, SixDiceDetector(), bowl=Bowl(80.0, 60.0, 70.0, 30.0))
+
+
+def steep_factory() -> SteepReader:
+    return SteepReader()
+
+
+def test_a_camera_looking_too_steeply_is_measured_and_advised_once(photos: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run([str(photos / "a.jpg"), str(photos / "notes.png"), "--json"], capsys)
+    rows = {Path(r["file"]).name: r for r in map(json.loads, out.splitlines())}
+    assert rows["a.jpg"]["bowl_tilt"] == pytest.approx(24.6, abs=0.1) and rows["notes.png"]["bowl_tilt"] is None
+    assert "the camera looks at the bowl" not in err
+    code = main([str(photos / "a.jpg"), str(photos / "sub"), "--json"], reader_factory=steep_factory)
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["bowl_tilt"] for line in out.splitlines()] == [64.6, 64.6]
+    assert err.count("the camera looks at the bowl") == 1
+    assert "bobing score: in 2 of 2 photos the camera looks at the bowl 65 degrees off vertical" in err
+
+
 def test_all_good_files_exit_zero_with_a_table(photos: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run([str(photos / "a.jpg"), str(photos / "sub")], capsys)
     assert code == 0

@@ -197,6 +197,16 @@ def test_a_bowl_washed_out_to_white_is_said_once(rng: np.random.Generator) -> No
     assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 5  # advice only: the throws still count
 
 
+def test_a_camera_looking_at_the_bowl_too_steeply_is_said_once(rng: np.random.Generator) -> None:
+    steep = Bowl(cx=160, cy=120, rx=100, ry=50)  # a round rim seen 60 degrees off vertical
+    script = [Throw("123456"), Throw("444411", bowl=steep), Throw("421365", bowl=steep), Throw("222333", bowl=steep)]
+    loop, rec = make_loop(script, rng)
+    loop.run()
+    assert [n.split(":")[0] for n in rec.notices if "off vertical" in n] == [
+        "the camera looks at the bowl 60 degrees off vertical"]
+    assert [a.outcome for a in rec.announced] == [Outcome.AWARD] * 4  # advice only: the throws still count
+
+
 def test_advice_is_said_again_when_it_comes_back_after_a_good_spell(rng: np.random.Generator) -> None:
     """Over-exposed, put right for three throws, then over-exposed again (the sun came round): said twice.
     The same three white throws with only two good ones between: once, as a hovering measure should be."""

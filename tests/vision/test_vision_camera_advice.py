@@ -11,7 +11,7 @@ from bobing_vision.errors import InvalidInput
 from bobing_vision.vision.bowl import rim_in_view
 from bobing_vision.synth import render_scene
 from bobing_vision.vision.camera_advice import (
-    SizeAdvice, dice_width, exposure_advice, rim_advice, size_advice, washed_out_share,
+    SizeAdvice, camera_tilt, dice_width, exposure_advice, rim_advice, size_advice, tilt_advice, washed_out_share,
 )
 from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
 
@@ -79,3 +79,29 @@ def test_generated_bowls_over_exposed_get_advice_and_as_rendered_do_not() -> Non
         advised["as rendered"] += exposure_advice(washed_out_share(image, label.bowl)) is not None
         advised["over-exposed by half"] += exposure_advice(washed_out_share(bright, label.bowl)) is not None
     assert advised["as rendered"] <= 1 and advised["over-exposed by half"] >= 8
+
+
+def test_the_tilt_is_read_from_how_flat_the_rim_is() -> None:
+    assert camera_tilt((100.0, 100.0, 80.0, 80.0, 0.0)) == pytest.approx(0.0)
+    assert camera_tilt((100.0, 100.0, 40.0, 80.0, 30.0)) == pytest.approx(60.0)  # either axis the short one
+    assert camera_tilt((100.0, 100.0, 80.0, 40.0, 120.0)) == pytest.approx(60.0)
+
+
+def test_a_camera_too_far_off_vertical_is_advised_to_look_down_more() -> None:
+    assert tilt_advice(0.0) is None and tilt_advice(44.0) is None
+    text = tilt_advice(52.4)
+    assert text is not None and text.startswith("the camera looks at the bowl 52 degrees off vertical")
+
+
+def test_generated_rims_tell_how_steeply_the_camera_looks() -> None:
+    """The labelled rim of generated scenes gives back the camera's tilt the generator drew, within the
+    few degrees perspective bends it; the advice follows the steep ones."""
+    from bobing_vision.synth import SceneSpec
+
+    for seed in range(3000, 3006):
+        _, label = render_scene(np.random.default_rng(seed), SceneSpec(size=(160, 120), max_tilt_deg=60.0))
+        assert label.bowl is not None
+        drawn = label.extra["synth"]["tilt_deg"]
+        assert camera_tilt(label.bowl) == pytest.approx(drawn, abs=8.0), seed
+        if drawn < 35 or drawn > 55:
+            assert (tilt_advice(camera_tilt(label.bowl)) is not None) == (drawn > 55), seed
