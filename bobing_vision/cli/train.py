@@ -9,9 +9,9 @@ from pathlib import Path
 
 from bobing_vision.dataset.labels import labelled_sets
 from bobing_vision.errors import BobingError, InvalidInput
+from bobing_vision.synth.config import MAX_TILT_DEG
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.samples import SampleConfig
-from bobing_vision.synth.config import MAX_TILT_DEG
 from bobing_vision.training.scenes import OBLIQUE_SHARE, OBLIQUE_TILT, ORDINARY_SHARE, RED_BOWL_SHARE, SMALL_SHARE
 
 HELP = "train the dice models and export ONNX (needs torch)"
