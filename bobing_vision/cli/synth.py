@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bobing_vision.synth.config import SceneSpec
+from bobing_vision.synth.config import MAX_TILT_DEG, SceneSpec
 
 HELP = "generate labelled bowl scenes and throw clips"
 
@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="share of the frame height the rim spans, e.g. 1.0-1.4 for a camera close in "
                              "(default: the whole rim in view)")
     parser.add_argument("--max-tilt", type=float, default=SceneSpec.max_tilt_deg, metavar="DEG",
-                        help="how far off vertical the camera may look, 0..60 degrees (default "
+                        help=f"how far off vertical the camera may look, 0..{MAX_TILT_DEG:g} degrees (default "
                              f"{SceneSpec.max_tilt_deg:g}: a webcam over the bowl; 60: phone photos from the side)")
     parser.add_argument("--sheet", type=Path, metavar="JPG", help="also write a contact sheet of the first 48 scenes")
     parser.add_argument("--quiet", action="store_true", help="print only the summary")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bobing_vision.dataset.labels import labelled_sets
 from bobing_vision.errors import BobingError, InvalidInput
-from bobing_vision.synth.config import MAX_TILT_DEG
+from bobing_vision.synth.config import MAX_TILT_DEG, SceneSpec
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.samples import SampleConfig
 from bobing_vision.training.scenes import OBLIQUE_SHARE, OBLIQUE_TILT, ORDINARY_SHARE, RED_BOWL_SHARE, SMALL_SHARE
@@ -105,7 +105,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--oblique-tilt", type=float, default=OBLIQUE_TILT, metavar="DEG",
-        help=f"how far off vertical those scenes are seen at most (30 <= DEG <= {MAX_TILT_DEG:g}; "
+        help=f"how far off vertical those scenes are seen at most ({SceneSpec.max_tilt_deg:g} <= DEG <= "
+             f"{MAX_TILT_DEG:g}; "
              f"{OBLIQUE_TILT:g} by default, the committed models' recipe; a phone photo of a bowl is often steeper)",
     )
     parser.add_argument(
@@ -174,8 +175,10 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected --reader-deep-blocks at least 1, got {args.reader_deep_blocks}")
     if not 0 < args.synth_share <= 1:
         raise InvalidInput(f"expected 0 < --synth-share <= 1, got {args.synth_share}")
-    if not 30 <= args.oblique_tilt <= MAX_TILT_DEG:  # below 30 the scenes are no more oblique than the rest
-        raise InvalidInput(f"expected 30 <= --oblique-tilt <= {MAX_TILT_DEG:g}, got {args.oblique_tilt}")
+    # Below the generator's usual tilt the "oblique" scenes would be no more oblique than the rest.
+    if not SceneSpec.max_tilt_deg <= args.oblique_tilt <= MAX_TILT_DEG:
+        raise InvalidInput(f"expected {SceneSpec.max_tilt_deg:g} <= --oblique-tilt <= {MAX_TILT_DEG:g}, "
+                           f"got {args.oblique_tilt}")
     for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
                           ("--ordinary-share", args.ordinary_share), ("--red-bowl-share", args.red_bowl_share),
                           ("--marbled-share", args.marbled_share), ("--leaning-side-share", args.leaning_side_share),
