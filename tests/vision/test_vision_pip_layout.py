@@ -215,3 +215,27 @@ def test_a_small_chinese_die_keeps_every_colour_as_the_lean_check_cannot_guard_i
                     pips=tuple(shrunk(p) for p in big.pips))
     assert len(top_face_pips(big, config, ChineseSet.SURE).pips) == 1
     assert top_face_pips(small, config, ChineseSet.SURE).pips == small.pips
+
+
+def off_centre_three(prob: float, side: float = SIDE) -> tuple[DieCandidate, list[Pip]]:
+    """A 3 read `prob` sure whose top face (`side` wide, as its box) lies 0.2 of the box's side below the
+    box's centre: the box also took in the side above it, whose two pips were found too."""
+    own = [replace(p, center=(p.center[0], p.center[1] + 0.2 * side)) for p in face_pips(3, 20.0, side=side)]
+    side_pips = [Pip(center=(CENTER[0] + dx * side, CENTER[1] - 0.45 * side), red=False) for dx in (-0.2, 0.2)]
+    half = side / 2
+    die = replace(candidate(3, prob, own + side_pips),
+                  box=(CENTER[0] - half, CENTER[1] - half, CENTER[0] + half, CENTER[1] + half))
+    return die, own
+
+
+def test_a_sure_face_lying_off_its_box_centre_keeps_its_own_pips() -> None:
+    """A face at least `sure_face_prob` sure is fitted up to `sure_face_shift` off the box's centre;
+    otherwise (less sure, or the rule off) its five pips are kept, and the pipeline refuses the count."""
+    config = ReaderConfig()
+    sure, own = off_centre_three(config.sure_face_prob + 0.05)
+    assert top_face_pips(sure, config).pips == tuple(own)
+    assert top_face_pips(sure, replace(config, sure_face_shift=None)).pips == sure.pips
+    unsure, _ = off_centre_three(config.sure_face_prob - 0.05)
+    assert top_face_pips(unsure, config).pips == unsure.pips
+    small, own = off_centre_three(config.sure_face_prob + 0.05, side=12.0)  # at any size
+    assert top_face_pips(small, config).pips == tuple(own)
