@@ -143,9 +143,9 @@ def top_face_pips(candidate: DieCandidate, config: ReaderConfig,
     a Chinese face's pips are all red (the 1 and the 4) or all black, so a pip of the other colour is a
     side's or a neighbour's, wherever it lies (the big red pip of a 1 leaves a neighbour's black pips
     inside its box). Only for dice the lean check guards (`lean_min_width`): a small leaning 5 read as
-    the red 4 of its side would otherwise be scored. When that fit fails, the colour-blind one is tried,
-    and for a face at least `sure_face_prob` sure, one whose centre may lie `sure_face_shift` off the
-    box's centre (the box took in a side or a touching die)."""
+    the red 4 of its side would otherwise be scored. When that fit fails, the colour-blind one is tried;
+    for a face at least `sure_face_prob` sure, both are tried again with the face's centre up to
+    `sure_face_shift` off the box's centre (the box took in a side or a touching die)."""
     face = candidate.face
     if candidate.pip_count <= face or candidate.face_confidence < config.min_face_prob:
         return candidate
@@ -154,18 +154,19 @@ def top_face_pips(candidate: DieCandidate, config: ReaderConfig,
     layout = config.layout
     if config.oblique_scales and guarded:
         layout = replace(layout, scales=(*config.oblique_scales, *layout.scales))
-    tries = []  # (pips, layout), first fit wins
+    pip_sets = [candidate.pips]  # tried in order, the first fit wins
     if config.one_colour_faces and guarded and chinese_dice is not ChineseSet.NO:
         own = tuple(p for p in candidate.pips if p.red == (face in config.red_faces))
         if len(own) < candidate.pip_count:
-            tries.append((own, layout))
-    tries.append((candidate.pips, layout))
+            pip_sets.insert(0, own)
+    layouts = [layout]
     if config.sure_face_shift is not None and candidate.face_confidence >= config.sure_face_prob:
-        tries.append((candidate.pips, replace(layout, max_shift=config.sure_face_shift)))
-    for pips, fit in tries:
-        shown = layout_pips(pips, candidate.center, box_side, face, fit)
-        if shown is not None:
-            return replace(candidate, pips=shown)
+        layouts.append(replace(layout, max_shift=config.sure_face_shift))
+    for fit in layouts:
+        for pips in pip_sets:
+            shown = layout_pips(pips, candidate.center, box_side, face, fit)
+            if shown is not None:
+                return replace(candidate, pips=shown)
     return candidate
 
 

@@ -239,3 +239,16 @@ def test_a_sure_face_lying_off_its_box_centre_keeps_its_own_pips() -> None:
     assert top_face_pips(unsure, config).pips == unsure.pips
     small, own = off_centre_three(config.sure_face_prob + 0.05, side=12.0)  # at any size
     assert top_face_pips(small, config).pips == tuple(own)
+
+
+def test_a_sure_chinese_face_off_its_box_centre_is_fitted_to_its_own_colour() -> None:
+    """A red 4 read 0.85 sure, 0.2 of its box below the box's centre, a black pip on its face (a touching
+    die's) and two of its side's above it: no fit of every pip can pass over the black one, so in a
+    Chinese set its own colour is fitted, at the wider shift too."""
+    own = [replace(p, center=(p.center[0], p.center[1] + 0.2 * SIDE)) for p in face_pips(4, red=True)]
+    others = [stray(0.0, 0.2), stray(-0.2, -0.45), stray(0.2, -0.45)]
+    die = candidate(4, 0.85, own + others)
+    config = ReaderConfig()
+    assert top_face_pips(die, config, ChineseSet.SURE).pips == tuple(own)
+    assert top_face_pips(die, replace(config, sure_face_shift=None), ChineseSet.SURE).pips == die.pips
+    assert top_face_pips(die, config, ChineseSet.NO).pips == die.pips
