@@ -137,6 +137,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
              "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
     )
+    parser.add_argument(
+        "--ema-decay", type=float, default=None, metavar="D",
+        help="export a moving average of the weights, each step weighing 1 - D (0 < D < 1; by default the "
+             "last step's weights, the committed models' recipe; 0.999 tried, not kept: models/README.md)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")
     return parser.parse_args(argv)
@@ -186,6 +191,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
                           ("--oblique-share", args.oblique_share)):
         if share is not None and not 0 <= share <= 1:
             raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
+    if args.ema_decay is not None and not 0 < args.ema_decay < 1:
+        raise InvalidInput(f"expected 0 < --ema-decay < 1, got {args.ema_decay}")
     if args.exposure_sigma < 0:
         raise InvalidInput(f"expected --exposure-sigma >= 0, got {args.exposure_sigma}")
     if args.leaning_side_share > 0 and args.mine_from is None:  # the spots come from mining: none without it
@@ -237,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     if not scenes:
         print("bobing train: expected some training scenes, got none (--real / --synth)", file=sys.stderr)
         return 2
-    cfg = TrainConfig(epochs=args.epochs, seed=args.seed, threads=args.threads)
+    cfg = TrainConfig(epochs=args.epochs, seed=args.seed, threads=args.threads, ema_decay=args.ema_decay)
     if args.lr is not None:
         cfg = replace(cfg, lr=args.lr)
     if args.reader_width is not None:

@@ -6,6 +6,7 @@ GIL) so augmentation overlaps the torch step. Randomness comes from the passed s
 
 from __future__ import annotations
 
+import copy
 import math
 import queue
 import threading
@@ -19,6 +20,7 @@ import cv2
 import numpy as np
 import torch
 from torch.nn import functional as F
+from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 
 from bobing_vision.errors import InvalidInput
 from bobing_vision.training.augment import AugmentConfig
@@ -53,6 +55,9 @@ class TrainConfig:
     # ReaderNet's stride-8 stage: its channels (None: 3 x reader_width) and blocks.
     reader_deep_width: int | None = None
     reader_deep_blocks: int = 2
+    # Export an exponential moving average of the weights (this decay per step) instead of the last
+    # step's; None: the last step's, the committed recipe.
+    ema_decay: float | None = None
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,9 @@ def train(
     if max_steps is not None:
         steps = min(steps, max_steps)
     opt, sched = optimiser(list(locator.parameters()) + list(reader.parameters()), cfg, steps)
+    averages = [] if cfg.ema_decay is None else [
+        AveragedModel(net, multi_avg_fn=get_ema_multi_avg_fn(cfg.ema_decay), use_buffers=True)
+        for net in (locator, reader)]
     start = time.monotonic()
     running: dict[str, float] = {}
     locator.train()
@@ -181,6 +189,8 @@ def train(
         total.backward()  # type: ignore[union-attr]
         opt.step()
         sched.step()
+        for average, net in zip(averages, (locator, reader)):
+            average.update_parameters(net)
         for k, v in losses.items():
             value = float(v.detach())
             running[k] = 0.98 * running.get(k, value) + 0.02 * value
@@ -188,7 +198,13 @@ def train(
             text = " ".join(f"{k}={v:.3f}" for k, v in running.items())
             log(f"step {step + 1}/{steps} {time.monotonic() - start:.0f}s {text}")
     out_dir.mkdir(parents=True, exist_ok=True)
-    torch.save({"locator": locator.state_dict(), "reader": reader.state_dict()}, out_dir / CHECKPOINT_FILE)
+    weights: dict[str, object] = {}
+    if averages:  # the averages are exported; the last step's weights are kept beside them
+        weights["last_step"] = copy.deepcopy({"locator": locator.state_dict(), "reader": reader.state_dict()})
+        for average, net in zip(averages, (locator, reader)):
+            net.load_state_dict(average.module.state_dict())
+    weights.update(locator=locator.state_dict(), reader=reader.state_dict())
+    torch.save(weights, out_dir / CHECKPOINT_FILE)
     diff = export(locator, reader, out_dir, sample)
     return TrainResult(
         locator=out_dir / LOCATOR_FILE, reader=out_dir / READER_FILE, steps=steps,

@@ -61,6 +61,7 @@ OUT_OF_RANGE = [
     *(("--sharpen-share", share, f"expected 0 <= --sharpen-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--invert-share", share, f"expected 0 <= --invert-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
+    *(("--ema-decay", decay, f"expected 0 < --ema-decay < 1, got {float(decay)}") for decay in ("0", "1")),
     *(("--oblique-share", share, f"expected 0 <= --oblique-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--oblique-tilt", tilt, f"expected 30 <= --oblique-tilt <= 60, got {float(tilt)}") for tilt in ("25", "61")),
 ]
@@ -111,6 +112,13 @@ def test_the_reader_contrast_asked_for_is_the_reader_trained(tmp_path: Path, mon
     for flag, contrast in (("--reader-contrast", True), ("--no-reader-contrast", False)):
         cfg, _ = settings_trained_with(monkeypatch, tmp_path, flag)
         assert cfg.reader_contrast is contrast
+
+
+def test_the_moving_average_asked_for_is_the_one_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg, _ = settings_trained_with(monkeypatch, tmp_path, "--ema-decay", "0.999")
+    assert cfg.ema_decay == 0.999
+    cfg, _ = settings_trained_with(monkeypatch, tmp_path)
+    assert cfg.ema_decay is None  # the committed models' recipe: the last step's weights
 
 
 def test_the_reader_deep_stage_given_is_the_stage_trained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

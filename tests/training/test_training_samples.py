@@ -195,6 +195,27 @@ def test_training_smoke_run_exports_matching_onnx(tmp_path: Path) -> None:
     assert isinstance(detector.detect(np.zeros((360, 640, 3), np.uint8)), list)
 
 
+def test_a_moving_average_of_the_weights_is_exported_and_the_last_step_kept_beside_it(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    import torch
+
+    from bobing_vision.training.train import CHECKPOINT_FILE, TrainConfig, train
+
+    scenes = [one_die_scene(face=f) for f in (1, 4)]
+    cfg = TrainConfig(epochs=3, locator_batch=2, reader_batch=8)
+    train(scenes, tmp_path / "plain", cfg, max_steps=3)
+    train(scenes, tmp_path / "averaged", replace(cfg, ema_decay=0.9), max_steps=3)
+    plain = torch.load(tmp_path / "plain" / CHECKPOINT_FILE, weights_only=True)
+    averaged = torch.load(tmp_path / "averaged" / CHECKPOINT_FILE, weights_only=True)
+    assert "last_step" not in plain
+    for net in ("locator", "reader"):
+        weights = [k for k in plain[net] if "running" not in k and "num_batches" not in k]
+        # The averaging does not change the run: its last step is the plain run's...
+        assert all(torch.equal(plain[net][k], averaged["last_step"][net][k]) for k in weights)
+        # ...and what it exports lags behind it (0.9 of it is still the first step's).
+        assert not all(torch.allclose(plain[net][k], averaged[net][k]) for k in weights)
+
+
 def test_a_run_continues_from_the_weights_an_earlier_run_saved(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     import torch
