@@ -255,8 +255,9 @@ def judge_outside(candidate: DieCandidate, face: int | None, why: str | None, bo
 
     A die read for certain voids the throw. The table has coins, crumbs and chopsticks, and a die
     missed out there still leaves "5 dice seen", so a thing outside that is not read is left out,
-    unless the detector is sure it is a die (`void_unread_outside_score`), it is the dice's size and
-    fewer than six things lie in the bowl: a die out of the bowl voids the throw whatever face it shows.
+    unless the detector is sure it is a die (`void_unread_outside_score`), it shows pips
+    (`void_unread_outside_pips`), it is the dice's size and fewer than six things lie in the bowl: a die
+    out of the bowl voids the throw whatever face it shows.
     """
     if face is not None and not candidate.pips:
         # A coin's dark centre reads as a certain 1 with no pip found; over 12 generated sets (3
@@ -269,7 +270,8 @@ def judge_outside(candidate: DieCandidate, face: int | None, why: str | None, bo
     if face is not None:
         return OutsideJudgement(face, why, kept=True, voids=True)
     sure = config.void_unread_outside_score
-    if fits and not bowl_full and sure is not None and candidate.score >= sure:
+    if (fits and not bowl_full and sure is not None and candidate.score >= sure
+            and candidate.pip_count >= config.void_unread_outside_pips):
         return OutsideJudgement(None, f"{why}; a die all the same ({candidate.score:.2f} sure)", kept=True, voids=True)
     return OutsideJudgement(None, why, kept=False, voids=False)
 
