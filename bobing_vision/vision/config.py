@@ -223,9 +223,10 @@ class ReaderConfig:
     # wrong verdicts 0 -> 0. 0.8 -> 0.7 with `void_unread_outside_pips` (thirty-fifth session, below).
     void_unread_outside_score: float | None = 0.7
     # ...and it shows at least this many pips: a coin's hole or a printed flower on the cloth shows one
-    # or none, most dice more (a 1 with no side in view is left out, "5 dice seen", as before). 89 sets (thirty-fifth session): at 0.7 without it, right voids
-    # 2316 -> 2391 and false voids 2 -> 5 (a coin and a cloth flower, each beside a throw whose sixth die
-    # went unfound in the bowl); with it, 2387 and 2 (at 0.8 it changes nothing).
+    # or none, most dice more (a 1 with no side in view is left out, "5 dice seen", as before). 89 sets
+    # (thirty-fifth session): at 0.7 without it, right voids 2316 -> 2391 and false voids 2 -> 5 (a coin
+    # and a cloth flower, each beside a throw whose sixth die went unfound in the bowl); with it, 2387
+    # and 2 (at 0.8 it changes nothing).
     void_unread_outside_pips: int = 2
     # With three to five dice found in the bowl and fewer than six in all, the locator looks again around
     # them this many times as big (`pipeline.look_closer`; None: never): dice pressed together can
