@@ -195,6 +195,13 @@ class ReaderConfig:
     sure_face_prob: float = 0.80
     # ...by at most this many pips (a gross disagreement still means a misread).
     pip_slack: int = 1
+    # A 6 at least this sure is read with four pips found (None: never): blurred or small, its middle
+    # pair smears into its corners and the pip head finds four blobs. Refused for it, over 69 generated
+    # sets and the real ones: at >= 0.85, 62 right 6s and 1 die of another face (on the table, in a
+    # void throw). `bench/compare_models.py`, 69 sets: right awards 9662 -> 9685, wrong verdicts 16 ->
+    # 16 (0.8: 9690, 16, but one more wrong face on byler); 4 sets made after (seeds 4713, 5824, 6935,
+    # 8046): 555 -> 556, wrong verdicts 0 -> 0.
+    six_four_pips_prob: float | None = 0.85
     # A face at least this sure is read whatever the pips found, their count or their colour: the pip
     # heat is learnt from generated dice only and miscounts real ones (byler photos: 120 of 959 faces
     # at >= 0.97 had pips off by two or more, all 120 right), and it takes a black pip for red now and

@@ -231,7 +231,10 @@ def judge_face(candidate: DieCandidate, config: ReaderConfig,
     # but not when red and black pips are seen together. No pips found is no count: on byler's photos
     # never seen in training, reads below 0.95 with no pips were right 5 times in 11.
     slack = config.pip_slack if confidence >= config.sure_face_prob and not mixed else 0
-    if abs(pips - face) > slack:
+    # A 6's middle pair lies closest to the rest: blurred or small, it is the first to merge.
+    middle_lost = (face == 6 and pips == 4 and config.six_four_pips_prob is not None
+                   and confidence >= config.six_four_pips_prob)
+    if abs(pips - face) > slack and not middle_lost:
         return None, f"{pips} pips seen on a {face}"
     if chinese and red and face not in config.red_faces:
         return None, f"red pips on a {face}"
