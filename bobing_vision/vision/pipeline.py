@@ -420,6 +420,19 @@ def check_lean(candidates: Sequence[DieCandidate], inside: Sequence[bool], read:
     return why
 
 
+def unread_clutter(candidates: Sequence[DieCandidate], inside: Sequence[bool], read: Sequence[bool],
+                   bowl: Bowl | None, config: ReaderConfig) -> list[bool]:
+    """Which candidates are clutter beside six dice read (`read`: a face read and no size or lean check
+    against it): with a bowl in view and exactly six dice in it read, each unread thing in it that the
+    detector scored `unread_clutter_margin` below all six. A throw has six dice, and those read are
+    clearly surer dice."""
+    scores = [c.score for c, i, r in zip(candidates, inside, read) if i and r]
+    margin = config.unread_clutter_margin
+    if margin is None or bowl is None or len(scores) != DICE:
+        return [False] * len(candidates)
+    return [i and not r and c.score <= min(scores) - margin for c, i, r in zip(candidates, inside, read)]
+
+
 def bowl_roi(bowl: Bowl, margin: float, width: int, height: int) -> Box:
     """The bowl's bounding box grown by `margin` of its size, clipped to the frame."""
     x0, y0, x1, y1 = ellipse_box(bowl.ellipse, margin)
@@ -463,12 +476,17 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     misfits = [size or lean for size, lean in zip(check_sizes(image, detector, candidates, inside, read, config),
                                                   check_lean(candidates, inside, read, found, config))]
     bowl_full = sum(inside) >= DICE
+    clutter = unread_clutter(candidates, inside, [f is not None and m is None for (f, _), m in zip(judged, misfits)],
+                             found, config)
     dice: list[DieReading] = []
     voiding: list[bool] = []
-    for c, is_in, (face, why), misfit in zip(candidates, inside, judged, misfits):
+    for c, is_in, (face, why), misfit, extra in zip(candidates, inside, judged, misfits, clutter):
         if misfit is not None:
             face, why = None, misfit
         x, y = float(c.center[0]), float(c.center[1])
+        if extra:
+            notes.append(f"ignored at ({x:.0f}, {y:.0f}): {why}, beside six dice read that are clearly surer dice")
+            continue
         kept, voids = True, False
         if not is_in:
             outside = judge_outside(c, face, why, bowl_full, misfit is None, config)

@@ -550,6 +550,32 @@ def test_a_seventh_as_sure_as_the_sixth_die_is_not_dropped() -> None:
     assert reading.status is ReadingStatus.WRONG_DICE_COUNT and len(reading.dice) == 7
 
 
+@pytest.mark.parametrize(
+    ("case", "seventh", "faces", "status"),
+    [
+        ("clearly less sure it is a die than the six read: clutter", die(320, 300, 2, prob=0.5, score=0.75),
+         (1, 1, 4, 4, 4, 4), ReadingStatus.OK),
+        ("a little less sure than the six read: perhaps a die", die(320, 300, 2, prob=0.5, score=0.85),
+         (1, 1, 4, 4, 4, 4), ReadingStatus.WRONG_DICE_COUNT),
+        ("surer it is a die than one of the six: perhaps a die", die(320, 300, 2, prob=0.5, score=0.95),
+         (1, 1, 4, 4, 4, 4), ReadingStatus.WRONG_DICE_COUNT),
+        ("read itself: seven dice", die(320, 300, 2, score=0.8), (1, 1, 2, 4, 4, 4, 4), ReadingStatus.WRONG_DICE_COUNT),
+    ],
+)
+def test_an_unread_thing_beside_six_dice_read_is_clutter_only_when_less_sure(
+        case: str, seventh: DieCandidate, faces: tuple[int, ...], status: ReadingStatus) -> None:
+    reading = read(six("444411") + [seventh])
+    assert reading.status is status, (case, reading.notes)
+    assert reading.faces == faces
+    assert any("ignored at (320, 300)" in note for note in reading.notes) == (status is ReadingStatus.OK)
+
+
+def test_beside_five_dice_read_an_unread_thing_is_no_clutter() -> None:
+    """Only six dice read make the rest clutter: with one of them unread too, no die is dropped."""
+    reading = read(six("44441") + [die(280, 300, 3, prob=0.5), die(320, 300, 2, prob=0.5, score=0.75)])
+    assert reading.status is ReadingStatus.WRONG_DICE_COUNT and len(reading.dice) == 7
+
+
 def test_a_die_outside_is_not_clutter_for_a_painted_blob_in_the_bowl() -> None:
     """Five dice and a blob of the bowl's painting outrank a die that jumped out (generated seed 3604,
     scene 4): the clutter floor of the six strongest dropped the die and the blob's award was
