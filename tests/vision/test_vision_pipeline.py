@@ -562,7 +562,7 @@ def test_a_seventh_as_sure_as_the_sixth_die_is_not_dropped() -> None:
         ("read itself: seven dice", die(320, 300, 2, score=0.8), (1, 1, 2, 4, 4, 4, 4), ReadingStatus.WRONG_DICE_COUNT),
     ],
 )
-def test_an_unread_thing_beside_six_dice_read_is_clutter_only_when_less_sure(
+def test_an_unread_thing_beside_six_dice_read_is_clutter_only_when_clearly_less_sure(
         case: str, seventh: DieCandidate, faces: tuple[int, ...], status: ReadingStatus) -> None:
     reading = read(six("444411") + [seventh])
     assert reading.status is status, (case, reading.notes)
