@@ -256,6 +256,16 @@ class ReaderConfig:
     # verdicts 9 -> 8 / 9 (0.5 / 0.6), right awards 5204 -> 5203 / 5198; 4 sets made after (seeds 4140,
     # 5251, 6362, 7473): right awards 552 -> 551, wrong verdicts 0 -> 0.
     closer_min_score: float | None = 0.5
+    # A die in the bowl this many times the dice's median width or more may be two touching dice under
+    # one box: when the closer look finds two or more dice of the dice's size (`size_band`) inside it,
+    # they replace it (None: never)...
+    split_min_ratio: float | None = 1.2
+    # ...and their centres lie this many median widths apart or more, as touching dice's do. Without
+    # this gap, a jumble read at twice the size gave a wrong award (seed 6924 scene 119: a "4" 0.5 of a
+    # width from a leaning 2). `bench/compare_models.py`, 69 generated sets: right awards 9699 -> 9716,
+    # dice missed 655 -> 630, wrong verdicts 16 -> 16, wrong faces 133 -> 135 (1.1: 9720, 16); 10 sets
+    # made after: right awards 1407 -> 1407, dice missed 247 -> 242, wrong verdicts 3 -> 3.
+    split_min_gap: float = 0.8
     # Grow the bowl's box by this share of its size for the detector: dice just outside are found.
     # None: always search the whole frame (a die that flew across the table is still seen).
     roi_margin: float | None = None

@@ -104,8 +104,9 @@ def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     and fewer than six in all, the locator looks again around the dice in the bowl,
     `ReaderConfig.closer_zoom` times as big. Dice pressed together can leave one peak for two at the
     whole frame's scale. Only candidates where no die was found yet, and at `closer_min_score`, are
-    added: the dice already found keep their reads. A die found outside makes six: the throw is void,
-    nothing is missing."""
+    added: the dice already found keep their reads, except a box in the bowl well over the dice's size,
+    which may hold two touching dice: the dice found under it replace it (`split_touching`). A die
+    found outside makes six: the throw is void, nothing is missing."""
     if config.closer_zoom is None or bowl is None or len(candidates) >= DICE:
         return list(candidates)
     inside = [in_bowl(c, bowl, config) for c in candidates]
@@ -117,9 +118,29 @@ def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     grow = config.closer_margin * typical
     roi = (float(x0) - grow, float(y0) - grow, float(x1) + grow, float(y1) + grow)
     least = config.min_die_score if config.closer_min_score is None else config.closer_min_score
-    new = [c for c in detector.detect(image, roi=roi, zoom=config.closer_zoom)
-           if c.score >= least and not any(same_die(c, k, config) for k in candidates)]
-    return merge_duplicates([*candidates, *new], config, bowl) if new else list(candidates)
+    closer = [c for c in detector.detect(image, roi=roi, zoom=config.closer_zoom) if c.score >= least]
+    new = [c for c in closer if not any(same_die(c, k, config) for k in candidates)]
+    kept = []
+    for c, i in zip(candidates, inside):
+        parts = split_touching(c, closer, typical, config) if i else []
+        new += parts
+        if not parts:
+            kept.append(c)
+    return merge_duplicates([*kept, *new], config, bowl) if new else kept
+
+
+def split_touching(candidate: DieCandidate, closer: Sequence[DieCandidate], typical: float,
+                   config: ReaderConfig) -> list[DieCandidate]:
+    """The dice the closer look found under a box well over the dice's width `typical`
+    (`ReaderConfig.split_min_ratio`): two or more of the dice's size, lying as far apart as touching dice
+    (`split_min_gap`); otherwise none, and the box stays one die."""
+    if config.split_min_ratio is None or box_width(candidate.box) < config.split_min_ratio * typical:
+        return []
+    low, high = config.size_band
+    parts = merge_duplicates([c for c in closer if same_die(c, candidate, config)
+                              and low <= box_width(c.box) / typical <= high], config)
+    gaps = [_distance(a.center, b.center) for n, a in enumerate(parts) for b in parts[n + 1:]]
+    return parts if gaps and min(gaps) >= config.split_min_gap * typical else []
 
 
 class ChineseSet(enum.Enum):

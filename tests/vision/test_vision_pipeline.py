@@ -157,6 +157,23 @@ def test_a_die_missed_among_the_others_is_found_by_a_closer_look() -> None:
     assert roi is not None and roi[0] < 250 < 370 < roi[2] and roi[1] < 240 < roi[3]  # around the five dice
 
 
+@pytest.mark.parametrize(
+    ("case", "width", "parts", "split"),
+    [
+        ("two touching dice under one box 1.7 times the others", 40.0, [(360, 252), (382, 252)], True),
+        ("found closer 0.6 of a die apart: one jumble, not two dice", 40.0, [(364, 252), (378, 252)], False),
+        ("a box only 1.1 times the others: one die", 26.0, [(360, 252), (382, 252)], False),
+    ],
+)
+def test_a_box_over_two_touching_dice_is_split_by_the_closer_look(case: str, width: float,
+                                                                    parts: list[tuple[int, int]], split: bool) -> None:
+    merged = sized(die(370, 252, 5, prob=0.3), width)
+    (x1, y1), (x2, y2) = parts
+    reading, _ = read_closer(six("4444") + [merged], [die(x1, y1, 1), die(x2, y2, 4)])
+    assert (reading.status is ReadingStatus.OK) == split, (case, reading.notes)
+    assert len(reading.dice) == (6 if split else 5)
+
+
 def test_without_the_closer_look_five_dice_are_a_status() -> None:
     reading, detector = read_closer(six("44441"), [die(265, 262, 1)], config=ReaderConfig(closer_zoom=None))
     assert reading.message.startswith("5 dice seen") and detector.zooms == [None]
