@@ -170,9 +170,10 @@ class ReaderConfig:
     heap_extras: int = 2
     # With a bowl in view and six dice in it read, an unread thing in it that the detector scores at
     # least this much below each of the six is clutter too (a painted blob, a shadow), not a seventh
-    # die (None: never). `bench/compare_models.py`, 69 generated sets: right awards 9685 -> 9710, wrong
-    # verdicts 16 -> 16; at 0, 9739 but 17 (seed 9706 scene 40: a painted blob read as a 2 at 0.89
-    # outranked a leaning 4 at 0.71, which was dropped). 10 sets made after: 1405 -> 1407, 3 -> 3.
+    # die (None: never). `bench/compare_models.py`, 69 generated sets, `sample_images` and both real
+    # sets: right awards 9685 -> 9710, wrong verdicts 16 -> 16; at 0, 9739 but 17 (seed 9706 scene 40:
+    # a painted blob read as a 2 at 0.89 outranked a leaning 4 at 0.71, which was dropped). 10 sets made
+    # after: 1405 -> 1407, 3 -> 3.
     unread_clutter_margin: float | None = 0.1
     # With six dice at `strong_die_score`, a candidate outside the bowl is kept at this score or more
     # even below the clutter floor (None: the floor for all). The dice in the bowl outranking it do not
@@ -204,9 +205,9 @@ class ReaderConfig:
     # A 6 at least this sure is read with four pips found (None: never): blurred or small, its middle
     # pair smears into its corners and the pip head finds four blobs. Refused for it, over 69 generated
     # sets and the real ones: at >= 0.85, 62 right 6s and 1 die of another face (on the table, in a
-    # void throw). `bench/compare_models.py`, 69 sets: right awards 9662 -> 9685, wrong verdicts 16 ->
-    # 16 (0.8: 9690, 16, but one more wrong face on byler); 4 sets made after (seeds 4713, 5824, 6935,
-    # 8046): 555 -> 556, wrong verdicts 0 -> 0.
+    # void throw). `bench/compare_models.py`, those 69 sets, `sample_images` and the real sets: right
+    # awards 9662 -> 9685, wrong verdicts 16 -> 16 (0.8: 9690, 16, but one more wrong face on byler);
+    # 4 sets made after (seeds 4713, 5824, 6935, 8046): 555 -> 556, wrong verdicts 0 -> 0.
     six_four_pips_prob: float | None = 0.85
     # A face at least this sure is read whatever the pips found, their count or their colour: the pip
     # heat is learnt from generated dice only and miscounts real ones (byler photos: 120 of 959 faces
