@@ -129,6 +129,12 @@ def look_closer(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     return merge_duplicates([*kept, *new], config, bowl) if new else kept
 
 
+def dice_sized(width: float, typical: float, config: ReaderConfig) -> bool:
+    """Whether a box `width` wide is one throw's die beside dice `typical` wide (`ReaderConfig.size_band`)."""
+    low, high = config.size_band
+    return low <= width / typical <= high
+
+
 def split_touching(candidate: DieCandidate, closer: Sequence[DieCandidate], typical: float,
                    config: ReaderConfig) -> list[DieCandidate]:
     """The dice the closer look found under a box well over the dice's width `typical`
@@ -136,9 +142,8 @@ def split_touching(candidate: DieCandidate, closer: Sequence[DieCandidate], typi
     (`split_min_gap`); otherwise none, and the box stays one die."""
     if config.split_min_ratio is None or box_width(candidate.box) < config.split_min_ratio * typical:
         return []
-    low, high = config.size_band
     parts = merge_duplicates([c for c in closer if same_die(c, candidate, config)
-                              and low <= box_width(c.box) / typical <= high], config)
+                              and dice_sized(box_width(c.box), typical, config)], config)
     gaps = [_distance(a.center, b.center) for n, a in enumerate(parts) for b in parts[n + 1:]]
     return parts if gaps and min(gaps) >= config.split_min_gap * typical else []
 
@@ -397,7 +402,6 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
     why: list[str | None] = [None] * len(candidates)
     if typical is None or typical <= 0:
         return why
-    low, high = config.size_band
     small = []  # read as 1s: perhaps one pip of a bigger face
     for k, w in enumerate(widths):
         if not read[k] and inside[k]:
@@ -408,7 +412,7 @@ def check_sizes(image: np.ndarray, detector: Detector, candidates: Sequence[DieC
             elif candidates[k].face == 1 and typical < config.outside_one_min_width:
                 why[k] = f"a 1 beside dice {typical:.0f} px wide: perhaps a coin"
             continue
-        if not low <= w / typical <= high:
+        if not dice_sized(w, typical, config):
             why[k] = f"{w:.0f} px wide, the others {typical:.0f}"
         elif w < config.small_die_frac * typical and candidates[k].face == 1:
             small.append(k)
@@ -448,10 +452,10 @@ def unread_clutter(candidates: Sequence[DieCandidate], inside: Sequence[bool], r
     detector scored `unread_clutter_margin` below all six. A throw has six dice, and those read are
     clearly surer dice."""
     scores = [c.score for c, i, r in zip(candidates, inside, read) if i and r]
-    margin = config.unread_clutter_margin
-    if margin is None or bowl is None or len(scores) != DICE:
+    if config.unread_clutter_margin is None or bowl is None or len(scores) != DICE:
         return [False] * len(candidates)
-    return [i and not r and c.score <= min(scores) - margin for c, i, r in zip(candidates, inside, read)]
+    floor = min(scores) - config.unread_clutter_margin
+    return [i and not r and c.score <= floor for c, i, r in zip(candidates, inside, read)]
 
 
 def bowl_roi(bowl: Bowl, margin: float, width: int, height: int) -> Box:
@@ -497,8 +501,8 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     misfits = [size or lean for size, lean in zip(check_sizes(image, detector, candidates, inside, read, config),
                                                   check_lean(candidates, inside, read, found, config))]
     bowl_full = sum(inside) >= DICE
-    clutter = unread_clutter(candidates, inside, [f is not None and m is None for (f, _), m in zip(judged, misfits)],
-                             found, config)
+    scored = [f is not None and m is None for (f, _), m in zip(judged, misfits)]  # read, no check against it
+    clutter = unread_clutter(candidates, inside, scored, found, config)
     dice: list[DieReading] = []
     voiding: list[bool] = []
     for c, is_in, (face, why), misfit, extra in zip(candidates, inside, judged, misfits, clutter):
