@@ -464,6 +464,94 @@ def bowl_roi(bowl: Bowl, margin: float, width: int, height: int) -> Box:
     return (max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1))
 
 
+def frame_bowl(image: np.ndarray, bowl: Bowl | Calibration | None, config: ReaderConfig,
+               notes: list[str]) -> Bowl | None:
+    """The bowl to read `image` by: the rim given, a calibration scaled to this frame, or a search (also
+    when the calibration is for another frame size, with a note saying so)."""
+    height, width = image.shape[:2]
+    if isinstance(bowl, Calibration):
+        if bowl.fits(width, height):
+            return bowl.bowl_for(width, height)
+        notes.append(f"calibration is for {bowl.width}x{bowl.height} frames, not {width}x{height}: searched")
+        bowl = None
+    return bowl if bowl is not None else find_bowl(image, config.bowl)
+
+
+def find_candidates(image: np.ndarray, detector: Detector, bowl: Bowl | None,
+                    config: ReaderConfig) -> list[DieCandidate]:
+    """Every possible die top face, one per die, in reading order."""
+    height, width = image.shape[:2]
+    roi = None if bowl is None or config.roi_margin is None else bowl_roi(bowl, config.roi_margin, width, height)
+    candidates = merge_duplicates(detector.detect(image, roi=roi), config, bowl)
+    candidates = look_closer(image, detector, candidates, bowl, config)
+    # Top to bottom, then left to right: "die 3" means the same die to a person reading the picture.
+    candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, box_width(c.box))), c.center[0]))
+    return candidates
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the pipeline decided about one candidate, before it becomes a `DieReading` or a note."""
+
+    candidate: DieCandidate  # with only its top face's pips
+    inside: bool
+    face: int | None
+    why: str | None  # why it is not read (a face check, or a size or lean check), or None
+    fits: bool  # no size or lean check against it
+    clutter: bool  # an unread thing beside six dice read: left out
+
+
+def judge_candidates(image: np.ndarray, detector: Detector, candidates: Sequence[DieCandidate],
+                     bowl: Bowl | None, config: ReaderConfig) -> list[Judgement]:
+    """Each candidate placed in or out of the bowl, its top face's pips told from the rest, its face
+    read or refused, and the checks across dice (sizes, lean, clutter) applied."""
+    inside = [in_bowl(c, bowl, config) for c in candidates]
+    fitted = [top_face_pips(c, config) for c in candidates]
+    chinese_dice = chinese_set([c for c, i in zip(fitted, inside) if i], config)
+    # The set known, a Chinese face showing pips of both colours is fitted by its own colour; a face of
+    # one colour fits as it did.
+    if chinese_dice is not ChineseSet.NO:
+        fitted = [top_face_pips(c, config, chinese_dice) if c.two_colours else f
+                  for c, f in zip(candidates, fitted)]
+    judged = [judge_face(c, config, chinese_dice) for c in fitted]
+    fitted, judged = read_unread_again(image, detector, fitted, inside, judged, chinese_dice, config)
+    read = [f is not None for f, _ in judged]
+    misfits = [size or lean for size, lean in zip(check_sizes(image, detector, fitted, inside, read, config),
+                                                  check_lean(fitted, inside, read, bowl, config))]
+    scored = [f is not None and m is None for (f, _), m in zip(judged, misfits)]  # read, no check against it
+    clutter = unread_clutter(fitted, inside, scored, bowl, config)
+    return [Judgement(c, i, face if misfit is None else None, why if misfit is None else misfit, misfit is None, extra)
+            for c, i, (face, why), misfit, extra in zip(fitted, inside, judged, misfits, clutter)]
+
+
+def reading_dice(judgements: Sequence[Judgement], config: ReaderConfig,
+                 notes: list[str]) -> tuple[list[DieReading], list[bool]]:
+    """The dice of the reading, and for each whether it voids the throw (a die out of the bowl); what is
+    left out (clutter, a coin on the table) and why a die is not read go to `notes`."""
+    bowl_full = sum(j.inside for j in judgements) >= DICE
+    dice: list[DieReading] = []
+    voiding: list[bool] = []
+    for j in judgements:
+        c, face, why = j.candidate, j.face, j.why
+        x, y = float(c.center[0]), float(c.center[1])
+        if j.clutter:
+            notes.append(f"ignored at ({x:.0f}, {y:.0f}): {why}, beside six dice read that are clearly surer dice")
+            continue
+        kept, voids = True, False
+        if not j.inside:
+            outside = judge_outside(c, face, why, bowl_full, j.fits, config)
+            face, why, kept, voids = outside.face, outside.why, outside.kept, outside.voids
+        if not kept:
+            notes.append(f"ignored at ({x:.0f}, {y:.0f}), outside the bowl: {why}")
+            continue
+        if why is not None:
+            notes.append(f"die {len(dice) + 1}: {why}")
+        dice.append(DieReading(center=(x, y), box=tuple(float(v) for v in c.box),  # type: ignore[arg-type]
+                               face=face, confidence=float(np.clip(max(c.face_probs), 0.0, 1.0)), in_bowl=j.inside))
+        voiding.append(voids)
+    return dice, voiding
+
+
 def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibration | None = None,
                rules: object | None = None, config: ReaderConfig = ReaderConfig()) -> Reading:
     """Read one frame. `bowl`: a known rim (or a calibration, scaled to this frame); None: find it.
@@ -472,58 +560,10 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     """
     start = time.perf_counter()
     image = normalize_frame(frame)
-    height, width = image.shape[:2]
     notes: list[str] = []
-    if isinstance(bowl, Calibration):
-        if bowl.fits(width, height):
-            bowl = bowl.bowl_for(width, height)
-        else:
-            notes.append(f"calibration is for {bowl.width}x{bowl.height} frames, not {width}x{height}: searched")
-            bowl = None
-    found = bowl if bowl is not None else find_bowl(image, config.bowl)
-    roi = None if found is None or config.roi_margin is None else bowl_roi(found, config.roi_margin, width, height)
-    candidates = merge_duplicates(detector.detect(image, roi=roi), config, found)
-    candidates = look_closer(image, detector, candidates, found, config)
-    # Top to bottom, then left to right: "die 3" means the same die to a person reading the picture.
-    candidates.sort(key=lambda c: (round(c.center[1] / max(8.0, box_width(c.box))), c.center[0]))
-    inside = [in_bowl(c, found, config) for c in candidates]
-    fitted = [top_face_pips(c, config) for c in candidates]
-    chinese_dice = chinese_set([c for c, i in zip(fitted, inside) if i], config)
-    # The set known, a Chinese face showing pips of both colours is fitted by its own colour; a face of
-    # one colour fits as it did.
-    if chinese_dice is not ChineseSet.NO:
-        fitted = [top_face_pips(c, config, chinese_dice) if c.two_colours else f
-                  for c, f in zip(candidates, fitted)]
-    candidates = fitted
-    judged = [judge_face(c, config, chinese_dice) for c in candidates]
-    candidates, judged = read_unread_again(image, detector, candidates, inside, judged, chinese_dice, config)
-    read = [f is not None for f, _ in judged]
-    misfits = [size or lean for size, lean in zip(check_sizes(image, detector, candidates, inside, read, config),
-                                                  check_lean(candidates, inside, read, found, config))]
-    bowl_full = sum(inside) >= DICE
-    scored = [f is not None and m is None for (f, _), m in zip(judged, misfits)]  # read, no check against it
-    clutter = unread_clutter(candidates, inside, scored, found, config)
-    dice: list[DieReading] = []
-    voiding: list[bool] = []
-    for c, is_in, (face, why), misfit, extra in zip(candidates, inside, judged, misfits, clutter):
-        if misfit is not None:
-            face, why = None, misfit
-        x, y = float(c.center[0]), float(c.center[1])
-        if extra:
-            notes.append(f"ignored at ({x:.0f}, {y:.0f}): {why}, beside six dice read that are clearly surer dice")
-            continue
-        kept, voids = True, False
-        if not is_in:
-            outside = judge_outside(c, face, why, bowl_full, misfit is None, config)
-            face, why, kept, voids = outside.face, outside.why, outside.kept, outside.voids
-        if not kept:
-            notes.append(f"ignored at ({x:.0f}, {y:.0f}), outside the bowl: {why}")
-            continue
-        if why is not None:
-            notes.append(f"die {len(dice) + 1}: {why}")
-        dice.append(DieReading(center=(x, y), box=tuple(float(v) for v in c.box),  # type: ignore[arg-type]
-                               face=face, confidence=float(np.clip(max(c.face_probs), 0.0, 1.0)), in_bowl=is_in))
-        voiding.append(voids)
+    found = frame_bowl(image, bowl, config, notes)
+    candidates = find_candidates(image, detector, found, config)
+    dice, voiding = reading_dice(judge_candidates(image, detector, candidates, found, config), config, notes)
     status = judge_frame(dice, found, voiding)
     award = None
     if status is ReadingStatus.OK:
