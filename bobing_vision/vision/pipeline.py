@@ -493,7 +493,7 @@ def find_candidates(image: np.ndarray, detector: Detector, bowl: Bowl | None,
 class Judgement:
     """What the pipeline decided about one candidate, before it becomes a `DieReading` or a note."""
 
-    candidate: DieCandidate  # with only its top face's pips
+    candidate: DieCandidate  # with its top face's pips told from the rest (`top_face_pips`)
     inside: bool
     face: int | None
     why: str | None  # why it is not read (a face check, or a size or lean check), or None
@@ -520,8 +520,12 @@ def judge_candidates(image: np.ndarray, detector: Detector, candidates: Sequence
                                                   check_lean(fitted, inside, read, bowl, config))]
     scored = [f is not None and m is None for (f, _), m in zip(judged, misfits)]  # read, no check against it
     clutter = unread_clutter(fitted, inside, scored, bowl, config)
-    return [Judgement(c, i, face if misfit is None else None, why if misfit is None else misfit, misfit is None, extra)
-            for c, i, (face, why), misfit, extra in zip(fitted, inside, judged, misfits, clutter)]
+    judgements = []
+    for c, i, (face, why), misfit, extra in zip(fitted, inside, judged, misfits, clutter):
+        if misfit is not None:  # a face read but against the other dice's size or lean: not read, and why
+            face, why = None, misfit
+        judgements.append(Judgement(c, i, face, why, fits=misfit is None, clutter=extra))
+    return judgements
 
 
 def reading_dice(judgements: Sequence[Judgement], config: ReaderConfig,
