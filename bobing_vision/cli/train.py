@@ -19,6 +19,38 @@ HELP = "train the dice models and export ONNX (needs torch)"
 DEFAULT_REAL_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
+# The options that set a share (0 <= S <= 1) of the scenes or crops trained on: flag, default, what it is
+# a share of, and the note on its default and what was tried (models/README.md has the figures).
+SHARE_OPTIONS: tuple[tuple[str, float | None, str, str], ...] = (
+    ("--small-share", SMALL_SHARE, "the generated scenes rendered at 320x240, where most dice are under 18 px",
+     f"{SMALL_SHARE:g} by default, the committed models' recipe; 0: the recipes before it"),
+    ("--leaning-share", None, "the generated scenes with a die leaning on another or on the wall",
+     "default: the generator's own, SceneSpec.cocked_p; 0.25 tried, not the committed recipe: models/README.md"),
+    ("--ordinary-share", ORDINARY_SHARE, "the generated scenes with ordinary dice, not Chinese ones",
+     f"{ORDINARY_SHARE:g} by default, the committed models' recipe; 0.2: the generator's own, the recipes "
+     "before it"),
+    ("--red-bowl-share", RED_BOWL_SHARE, "the generated scenes' painted bowls painted red, not blue",
+     f"{RED_BOWL_SHARE:g} by default, the committed models' recipe; the generator's own third tried, not kept: "
+     "models/README.md"),
+    ("--marbled-share", None, "the generated ordinary dice sets in any colours that are marbled",
+     "default: the generator's own, SceneSpec.marbled_p, 0.35; 0.7 tried with byler never seen, not kept: "
+     "models/README.md"),
+    ("--oblique-share", OBLIQUE_SHARE,
+     "the generated scenes seen more obliquely than a webcam over the bowl, up to --oblique-tilt degrees off "
+     "vertical", f"{OBLIQUE_SHARE:g} by default, the committed models' recipe"),
+    ("--leaning-side-share", SampleConfig.leaning_spot_p,
+     "the reader's die crops, in scenes with a leaning die that --mine-from's locator peaked on off its top "
+     "face, taken at that spot as 'unreadable'",
+     f"{SampleConfig.leaning_spot_p:g} by default; 0.3 tried, not kept: models/README.md"),
+    ("--sharpen-share", AugmentConfig.sharpen_p, "training pictures sharpened as webcams and phones do, with an "
+     "unsharp mask", f"{AugmentConfig.sharpen_p:g} by default; 0.25 tried, not kept: more wrong verdicts, "
+     "models/README.md"),
+    ("--invert-share", AugmentConfig.invert_p, "training pictures with no red pip turned to their negative: "
+     "light dice with dark pips become dark dice with light ones",
+     f"{AugmentConfig.invert_p:g} by default; 0.15 tried, not kept: fewer right awards, models/README.md"),
+)
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="bobing train", description=HELP)
     parser.add_argument("--out", type=Path, default=Path("models"), help="folder for the models and the torch weights")
@@ -68,41 +100,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--synth-share", type=float, default=SampleConfig.synth_share, metavar="S",
         help="share of each batch drawn from generated scenes, the real sets sharing the rest (0 < S <= 1)",
     )
-    parser.add_argument(
-        "--small-share", type=float, default=SMALL_SHARE, metavar="S",
-        help="share of the generated scenes rendered at 320x240, where most dice are under 18 px (0 <= S <= 1; "
-             f"{SMALL_SHARE:g} by default, the committed models' recipe; 0: the recipes before it)",
-    )
-    parser.add_argument(
-        "--leaning-share", type=float, default=None, metavar="S",
-        help="share of the generated scenes with a die leaning on another or on the wall (0 <= S <= 1; "
-             "default: the generator's own, SceneSpec.cocked_p; 0.25 tried, not the committed recipe: "
-             "models/README.md)",
-    )
-    parser.add_argument(
-        "--ordinary-share", type=float, default=ORDINARY_SHARE, metavar="S",
-        help="share of the generated scenes with ordinary dice, not Chinese ones (0 <= S <= 1; "
-             f"{ORDINARY_SHARE:g} by default, the committed models' recipe; 0.2: the generator's own, the recipes "
-             "before it)",
-    )
-    parser.add_argument(
-        "--red-bowl-share", type=float, default=RED_BOWL_SHARE, metavar="S",
-        help="share of the generated scenes' painted bowls painted red, not blue (0 <= S <= 1; "
-             f"{RED_BOWL_SHARE:g} by default, the committed models' recipe; the generator's own third tried, "
-             "not kept: models/README.md)",
-    )
-    parser.add_argument(
-        "--marbled-share", type=float, default=None, metavar="S",
-        help="share of the generated ordinary dice sets in any colours that are marbled (0 <= S <= 1; "
-             "default: the generator's own, SceneSpec.marbled_p, 0.35; 0.7 tried with byler never seen, "
-             "not kept: models/README.md)",
-    )
-    parser.add_argument(
-        "--oblique-share", type=float, default=OBLIQUE_SHARE, metavar="S",
-        help="share of the generated scenes seen more obliquely than a webcam over the bowl, up to "
-             f"--oblique-tilt degrees off vertical (0 <= S <= 1; {OBLIQUE_SHARE:g} by default, the committed "
-             "models' recipe)",
-    )
+    for flag, default, what, note in SHARE_OPTIONS:
+        parser.add_argument(flag, type=float, default=default, metavar="S",
+                            help=f"share of {what} (0 <= S <= 1; {note})")
     parser.add_argument(
         "--oblique-tilt", type=float, default=OBLIQUE_TILT, metavar="DEG",
         help=f"how far off vertical those scenes are seen at most ({SceneSpec.max_tilt_deg:g} <= DEG <= "
@@ -110,27 +110,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              f"{OBLIQUE_TILT:g} by default, the committed models' recipe; a phone photo of a bowl is often steeper)",
     )
     parser.add_argument(
-        "--leaning-side-share", type=float, default=SampleConfig.leaning_spot_p, metavar="S",
-        help="share of the reader's die crops, in scenes with a leaning die that --mine-from's locator "
-             "peaked on off its top face, taken at that spot as 'unreadable' (0 <= S <= 1; "
-             f"{SampleConfig.leaning_spot_p:g} by default; 0.3 tried, not kept: models/README.md)",
-    )
-    parser.add_argument(
         "--exposure-sigma", type=float, default=AugmentConfig.brightness_sigma, metavar="S",
         help="spread of each training picture's exposure, log scale (S >= 0; "
              f"{AugmentConfig.brightness_sigma:g} by default: one in eleven 1.5 times brighter or more; "
              "over-exposure costs the most right awards of the camera changes measured: models/README.md)",
-    )
-    parser.add_argument(
-        "--sharpen-share", type=float, default=AugmentConfig.sharpen_p, metavar="S",
-        help="share of training pictures sharpened as webcams and phones do (an unsharp mask; 0 <= S <= 1; "
-             f"{AugmentConfig.sharpen_p:g} by default; 0.25 tried, not kept: more wrong verdicts, models/README.md)",
-    )
-    parser.add_argument(
-        "--invert-share", type=float, default=AugmentConfig.invert_p, metavar="S",
-        help="share of training pictures with no red pip turned to their negative: light dice with dark "
-             f"pips become dark dice with light ones (0 <= S <= 1; {AugmentConfig.invert_p:g} by default; "
-             "0.15 tried, not kept: fewer right awards, models/README.md)",
     )
     parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
@@ -184,13 +167,10 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
     if not SceneSpec.max_tilt_deg <= args.oblique_tilt <= MAX_TILT_DEG:
         raise InvalidInput(f"expected {SceneSpec.max_tilt_deg:g} <= --oblique-tilt <= {MAX_TILT_DEG:g}, "
                            f"got {args.oblique_tilt}")
-    for option, share in (("--small-share", args.small_share), ("--leaning-share", args.leaning_share),
-                          ("--ordinary-share", args.ordinary_share), ("--red-bowl-share", args.red_bowl_share),
-                          ("--marbled-share", args.marbled_share), ("--leaning-side-share", args.leaning_side_share),
-                          ("--sharpen-share", args.sharpen_share), ("--invert-share", args.invert_share),
-                          ("--oblique-share", args.oblique_share)):
+    for flag, *_ in SHARE_OPTIONS:
+        share = getattr(args, flag[2:].replace("-", "_"))
         if share is not None and not 0 <= share <= 1:
-            raise InvalidInput(f"expected 0 <= {option} <= 1, got {share}")
+            raise InvalidInput(f"expected 0 <= {flag} <= 1, got {share}")
     if args.ema_decay is not None and not 0 < args.ema_decay < 1:
         raise InvalidInput(f"expected 0 < --ema-decay < 1, got {args.ema_decay}")
     if args.exposure_sigma < 0:
