@@ -10,8 +10,9 @@ Two passes over edge points (Canny) with their gradient directions:
 2. Refine, on a 480 px copy, the best two: every curve concentric with the candidate, from a little
    inside to well outside, is a peak in the histogram of the edge points' normalised radius; the
    outermost that runs (nearly) all around is the rim — the lip's outer edge, not a painted ring, the
-   inner wall or the floor. A best rim that does not run nearly all around is fitted once more,
-   freely, over a wide band around it.
+   inner wall or the floor (a curve outside it that runs well part way around is a faint lip, and
+   wins). A best rim that does not run nearly all around is fitted once more, freely, over a wide band
+   around it.
 A fit counts by its support: the share of its outline inside the frame covered by long runs of
 edges running along it. A rim too weakly supported, too small, too flat or mostly out of view is no
 bowl. `still_there` re-checks a known bowl in a new frame of the same camera for a fraction of that.
@@ -161,19 +162,28 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     lo, hi = 1.0 - config.refine_band, 1.0 + config.refine_outward
     peaks = _concentric_peaks(rho, align, r, lo, hi, step, config)
     # Outermost first: a curve that runs nearly all around is the rim, and the rest need no fit.
-    fits = []
+    fits: list[_Fit] = []
     for scale, polarity in sorted(peaks, reverse=True):
         ring = (seed[0], seed[1], seed[2] * scale, seed[3] * scale, seed[4])
         # A concentric ring's normals are the seed's and its radii the seed's scaled: nothing to recompute.
         for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,), (rho / scale, align)):
             if _close(f.ellipse, seed, config):
                 if f.support >= config.refine_accept:
-                    return f
+                    return _outermost(f, fits, config)
                 fits.append(f)
     # Otherwise the largest nearly as well supported as the best: not the rim plus its cast shadow
     # (an ellipse through half of each), not a painted ring inside.
     return _best([f for f in fits if f.support >= config.min_support], config) or (
         max(fits, key=lambda f: f.support) if fits else None)
+
+
+def _outermost(accepted: _Fit, outer: list[_Fit], config: BowlConfig) -> _Fit:
+    """`accepted`, or the largest ring outside it (`outer`: tried first, not all around) at least
+    `outer_ring_share` as well supported, which then counts as all around: the ring inside it is."""
+    if config.outer_ring_share is None:
+        return accepted
+    bigger = [f for f in outer if f.area > accepted.area and f.support >= config.outer_ring_share * accepted.support]
+    return replace(max(bigger, key=lambda f: f.area), support=accepted.support) if bigger else accepted
 
 
 def _concentric_peaks(rho: np.ndarray, align: np.ndarray, r: float, lo: float, hi: float, step: float,
