@@ -20,34 +20,34 @@ DEFAULT_REAL_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
 # The options that set a share (0 <= S <= 1) of the scenes or crops trained on: flag, default, what it is
-# a share of, and the note on its default and what was tried (models/README.md has the figures).
+# a share of, and the note on its default and what was tried (models/HISTORY.md has the figures).
 SHARE_OPTIONS: tuple[tuple[str, float | None, str, str], ...] = (
     ("--small-share", SMALL_SHARE, "the generated scenes rendered at 320x240, where most dice are under 18 px",
      f"{SMALL_SHARE:g} by default, the committed models' recipe; 0: the recipes before it"),
     ("--leaning-share", None, "the generated scenes with a die leaning on another or on the wall",
-     "default: the generator's own, SceneSpec.cocked_p; 0.25 tried, not the committed recipe: models/README.md"),
+     "default: the generator's own, SceneSpec.cocked_p; 0.25 tried, not the committed recipe: models/HISTORY.md"),
     ("--ordinary-share", ORDINARY_SHARE, "the generated scenes with ordinary dice, not Chinese ones",
      f"{ORDINARY_SHARE:g} by default, the committed models' recipe; 0.2: the generator's own, the recipes "
      "before it"),
     ("--red-bowl-share", RED_BOWL_SHARE, "the generated scenes' painted bowls painted red, not blue",
      f"{RED_BOWL_SHARE:g} by default, the committed models' recipe; the generator's own third tried, not kept: "
-     "models/README.md"),
+     "models/HISTORY.md"),
     ("--marbled-share", None, "the generated ordinary dice sets in any colours that are marbled",
      "default: the generator's own, SceneSpec.marbled_p, 0.35; 0.7 tried with byler never seen, not kept: "
-     "models/README.md"),
+     "models/HISTORY.md"),
     ("--oblique-share", OBLIQUE_SHARE,
      "the generated scenes seen more obliquely than a webcam over the bowl, up to --oblique-tilt degrees off "
      "vertical", f"{OBLIQUE_SHARE:g} by default, the committed models' recipe"),
     ("--leaning-side-share", SampleConfig.leaning_spot_p,
      "the reader's die crops, in scenes with a leaning die that --mine-from's locator peaked on off its top "
      "face, taken at that spot as 'unreadable'",
-     f"{SampleConfig.leaning_spot_p:g} by default; 0.3 tried, not kept: models/README.md"),
+     f"{SampleConfig.leaning_spot_p:g} by default; 0.3 tried, not kept: models/HISTORY.md"),
     ("--sharpen-share", AugmentConfig.sharpen_p, "training pictures sharpened as webcams and phones do, with an "
      "unsharp mask", f"{AugmentConfig.sharpen_p:g} by default; 0.25 tried, not kept: more wrong verdicts, "
-     "models/README.md"),
+     "models/HISTORY.md"),
     ("--invert-share", AugmentConfig.invert_p, "training pictures with no red pip turned to their negative: "
      "light dice with dark pips become dark dice with light ones",
-     f"{AugmentConfig.invert_p:g} by default; 0.15 tried, not kept: fewer right awards, models/README.md"),
+     f"{AugmentConfig.invert_p:g} by default; 0.15 tried, not kept: fewer right awards, models/HISTORY.md"),
 )
 
 
@@ -85,7 +85,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--reader-deep-width", type=int, default=None, metavar="C",
         help="the reader's channels at stride 8, where it sees the whole face (default: 3 x --reader-width; "
-             "192 in 3 blocks tried, not kept: models/README.md)",
+             "192 in 3 blocks tried, not kept: models/HISTORY.md)",
     )
     parser.add_argument(
         "--reader-deep-blocks", type=int, default=None, metavar="N",
@@ -94,7 +94,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--reader-contrast", action=argparse.BooleanOptionalAction, default=None,
         help="also give the reader each crop less its face's mean colour, over its face's contrast "
-             "(faint pips, colour casts; default: TrainConfig's, off; tried, not kept: models/README.md)",
+             "(faint pips, colour casts; default: TrainConfig's, off; tried, not kept: models/HISTORY.md)",
     )
     parser.add_argument(
         "--synth-share", type=float, default=SampleConfig.synth_share, metavar="S",
@@ -113,17 +113,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--exposure-sigma", type=float, default=AugmentConfig.brightness_sigma, metavar="S",
         help="spread of each training picture's exposure, log scale (S >= 0; "
              f"{AugmentConfig.brightness_sigma:g} by default: one in eleven 1.5 times brighter or more; "
-             "over-exposure costs the most right awards of the camera changes measured: models/README.md)",
+             "over-exposure costs the most right awards of the camera changes measured: models/HISTORY.md)",
     )
     parser.add_argument(
         "--real-pips", action=argparse.BooleanOptionalAction, default=False,
         help="fit each real die's pip layout to its crop and train the pip head on the clear fits "
-             "(training/real_pips.py; tried, not the committed models' recipe: models/README.md)",
+             "(training/real_pips.py; tried, not the committed models' recipe: models/HISTORY.md)",
     )
     parser.add_argument(
         "--ema-decay", type=float, default=None, metavar="D",
         help="export a moving average of the weights, each step weighing 1 - D (0 < D < 1; by default the "
-             "last step's weights, the committed models' recipe; 0.999 tried, not kept: models/README.md)",
+             "last step's weights, the committed models' recipe; 0.999 tried, not kept: models/HISTORY.md)",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (the machine is shared)")

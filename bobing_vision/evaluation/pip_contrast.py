@@ -4,7 +4,7 @@ A generated die's colours are drawn far enough apart (`synth.dice.pips_stand_out
 exposure that clips, soft focus or a small die can still wash its pips out until a person could not
 count them either. The CIELAB distance between the pips' median colour and the median colour of the
 face around them says which faces a reader can fairly be asked to read: on the generated sets, faces
-whose pips stand out by under 20 are read right about half as often (models/README.md).
+whose pips stand out by under 20 are read right about half as often (models/HISTORY.md).
 """
 
 from __future__ import annotations

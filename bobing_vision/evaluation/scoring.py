@@ -26,7 +26,7 @@ UNREADABLE = "unreadable"  # the confusion matrix's last column: found, but no f
 # is the middle of the lip and the finder takes its outer edge, ~2% out.
 RIM_TOLERANCE = 0.05
 # Labelled top-face widths (pixels) where the reader's share of faces read changes most: on generated
-# sets, a third of the dice under 14 px are not read, one in thirty-five over 24 px (models/README.md).
+# sets, a third of the dice under 14 px are not read, one in thirty-five over 24 px (models/HISTORY.md).
 WIDTH_EDGES = (14.0, 18.0, 24.0, 32.0)
 # CIELAB distances between a die's pips and its face in the photo (`evaluation.pip_contrast`): under 10
 # a person barely sees the pips; over 45 they stand out as a die's are made to.

@@ -23,7 +23,7 @@ class AugmentConfig:
     noise_sigma_max: float = 10.0  # in grey levels
     # Webcams and phones sharpen (an unsharp mask): halos round every edge and pip. 0, the committed
     # recipe, draws nothing, so its pictures stay as they were; 0.25 read sharpened photos better but gave
-    # more wrong verdicts elsewhere (models/README.md, thirtieth session).
+    # more wrong verdicts elsewhere (models/HISTORY.md, thirtieth session).
     sharpen_p: float = 0.0
     sharpen_amount: tuple[float, float] = (0.5, 1.5)  # the halo's strength: 1.5 is a hard webcam's
     sharpen_sigma: tuple[float, float] = (0.7, 2.0)  # the halo's width, in output pixels
@@ -35,7 +35,7 @@ class AugmentConfig:
     # Dice come light with dark pips and dark with light ones: a negative turns the one into the other
     # (black dice with white pips are read worst of the ordinary colours). Never with `keep_colours` (a
     # crop with red pips), as the channel swap. 0, the committed recipe, draws nothing; 0.15 read the
-    # dark dice better and the rest worse (models/README.md, thirty-second session).
+    # dark dice better and the rest worse (models/HISTORY.md, thirty-second session).
     invert_p: float = 0.0
 
 

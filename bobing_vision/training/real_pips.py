@@ -5,7 +5,7 @@ searched), and the fitted pips are kept only where the fit is clear: every pip a
 place of the 3x3 grid empty, no other blob on the face. On 100 generated scenes (seed 777): 349 of
 575 dice fitted, 2 of them wrong, the red flag right on 347; byler's photos 913 of 1487, dice3's
 (oblique) 84 of 627. Off by default (`bobing train --real-pips`): trained with them, the pip head
-agreed with the face no more often on the very photos fitted (models/README.md, twelfth session).
+agreed with the face no more often on the very photos fitted (models/HISTORY.md, twelfth session).
 """
 
 from __future__ import annotations

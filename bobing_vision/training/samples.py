@@ -52,7 +52,7 @@ class SampleConfig:
     # axis by up to this share (30 degrees of tilt shortens one side by 13%, 45 degrees by 29%).
     squeeze_max: float = 0.3
     # Share of each batch from generated scenes; the real sets share the rest. With half of each batch
-    # real, generated bowls and real photos never seen read worse (models/README.md, tenth session).
+    # real, generated bowls and real photos never seen read worse (models/HISTORY.md, tenth session).
     synth_share: float = 0.9
 
 

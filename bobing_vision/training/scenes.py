@@ -69,20 +69,20 @@ def load_real_set(folder: Path | str) -> list[Scene]:
 # bowl (up to OBLIQUE_TILT degrees off vertical, not 30), and how steeply.
 OBLIQUE_SHARE = 0.25
 OBLIQUE_TILT = 45.0
-# A frame size where most dice are under 18 px, the widths the reader reads worst (models/README.md,
+# A frame size where most dice are under 18 px, the widths the reader reads worst (models/HISTORY.md,
 # "camera distance"): 88% of the dice in generated 320x240 frames, 10% in 640x480 ones.
 SMALL_FRAME = (320, 240)
 # The committed models' share of scenes at SMALL_FRAME: over 8 generated sets no choice had seen, wrong
-# verdicts 4 -> 1, right awards 1063 -> 1105 of 1600, dice under 14 px read 67.9 -> 76.4% (models/README.md).
+# verdicts 4 -> 1, right awards 1063 -> 1105 of 1600, dice under 14 px read 67.9 -> 76.4% (models/HISTORY.md).
 SMALL_SHARE = 0.25
 # The committed models' share of scenes with ordinary dice (the generator's own is 0.2): over 37 generated
 # sets wrong verdicts 12 -> 9, right awards 5132 -> 5194 of 7400; byler never seen, faces 81.3 -> 86.3%,
-# wrong faces 25 -> 15, recall 97.7 -> 96.6% (twenty-fourth session, models/README.md).
+# wrong faces 25 -> 15, recall 97.7 -> 96.6% (twenty-fourth session, models/HISTORY.md).
 ORDINARY_SHARE = 0.35
 # The committed models' share of painted bowls painted red: none (they were trained before the generator
 # painted red), so the committed command trains them. Two runs with the generator's own third (seeds 5
 # and 29) read red painted dots as dice less often (27 -> 11 and 27 -> 9 in 1200 throws) but missed
-# more dice elsewhere: right awards on 58 sets 7676 -> 7608 and 7678 -> 7578 (models/README.md).
+# more dice elsewhere: right awards on 58 sets 7676 -> 7608 and 7678 -> 7578 (models/HISTORY.md).
 RED_BOWL_SHARE = 0.0
 
 

@@ -48,7 +48,7 @@ class TrainConfig:
     threads: int = 1  # the machine is shared
     seed: int = 0
     # ReaderNet's channels at stride 2 (x2 at 4, x3 at 8); 48, not 32, since the sixteenth session: it
-    # reads 5-9 points more of the real sets for ~4 ms a frame (models/README.md).
+    # reads 5-9 points more of the real sets for ~4 ms a frame (models/HISTORY.md).
     reader_width: int = 48
     # ReaderNet's `contrast`: each crop also standardised by its face's own mean and contrast.
     reader_contrast: bool = False

@@ -2,7 +2,7 @@
 white, from not too far off vertical, and what to tell the person setting it up.
 
 A die's width in pixels decides how often it is read: `bench/compare_models.py` on 8 generated sets
-(1,600 throws, the models committed in the twenty-first session; models/README.md), dice lying flat
+(1,600 throws, the models committed in the twenty-first session; models/HISTORY.md), dice lying flat
 read right: 76% under 14 px, 89% at 14-18 px, 94% at 18-24 px, 97% over 24 px. A throw needs all six,
 so at 14-18 px about half the throws get an award. Pixels are what count, not the frame's share: the
 reader cuts each die from the frame at full resolution, so a closer camera and a higher resolution help
@@ -27,12 +27,12 @@ from bobing_vision.vision.reading import Reading, dice_median_width
 RIM_IN_VIEW = 0.95
 # A pixel this bright in every channel is clipped: the sensor says "white" and nothing more.
 PURE_WHITE = 250
-# Past this share of the bowl pure white, the camera is advised to expose less. Measured (models/README.md,
+# Past this share of the bowl pure white, the camera is advised to expose less. Measured (models/HISTORY.md,
 # thirtieth session): three generated sets over-exposed by half lose 13% of their right awards, mostly
 # white dice not found on clipped porcelain; 53% of those throws reach 30%, against 3.4% of 4,000 throws
 # as rendered (where the generator's clipped bowls still read as well as the rest: advice, not a refusal).
 WASHED_OUT = 0.3
-# Past this many degrees off vertical the camera is advised to look down more. Measured (models/README.md,
+# Past this many degrees off vertical the camera is advised to look down more. Measured (models/HISTORY.md,
 # thirty-third session): 600 generated throws seen up to 60 degrees off vertical gave right awards 71-80%
 # up to 15 degrees, 51% at 30-45 and 21% at 45-60: the dice show their sides, and the throws are refused.
 TOO_STEEP_DEG = 45.0
