@@ -166,7 +166,8 @@ def _refine(all_edges: _Edges, seed: Ellipse, config: BowlConfig) -> _Fit | None
     for scale, polarity in sorted(peaks, reverse=True):
         ring = (seed[0], seed[1], seed[2] * scale, seed[3] * scale, seed[4])
         # A concentric ring's normals are the seed's and its radii the seed's scaled: nothing to recompute.
-        for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,), (rho / scale, align)):
+        known = (rho / scale, align)
+        for f in _fits_near(edges, ring, 2 * step, config.refine_tol_px, config, None, (polarity,), known):
             if _close(f.ellipse, seed, config):
                 if f.support >= config.refine_accept:
                     return _outermost(f, fits, config)

@@ -52,7 +52,7 @@ class SizeAdvice:
 
 def dice_width(reading: Reading) -> float | None:
     """The median width in pixels of the dice in the bowl; None with fewer than three seen (the
-    pipeline's own measure of a throw's die size, `pipeline.typical_width`)."""
+    pipeline's own measure of a throw's die size, `candidates.typical_width`)."""
     return dice_median_width([d.width for d in reading.dice if d.in_bowl])
 
 

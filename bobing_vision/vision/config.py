@@ -238,7 +238,7 @@ class ReaderConfig:
     # A thing outside the bowl whose face is not read is still a die out of the bowl, and voids the
     # throw, when the detector is this sure it is a die (its `score`) and it is the dice's size (None:
     # only a die read voids). A die that jumped out voids the throw whatever it shows, and one read
-    # "face 5 only 0.52 sure" left "5 dice seen". 45 generated sets (`pipeline.judge_outside` watched):
+    # "face 5 only 0.52 sure" left "5 dice seen". 45 generated sets (`judging.judge_outside` watched):
     # of the unread things outside scored 0.8 or more, 33 were dice and 1 not (in a throw void anyway);
     # at 0.75, 76 dice and 3 not, one beside a throw that was read right. `bench/compare_models.py`, 45
     # generated sets + 10 fresh + 4 + 18 camera variants + samples + both real sets (80 sets, thirty-second
@@ -253,7 +253,7 @@ class ReaderConfig:
     # and 2 (at 0.8 it changes nothing).
     void_unread_outside_pips: int = 2
     # With three to five dice found in the bowl and fewer than six in all, the locator looks again around
-    # them this many times as big (`pipeline.look_closer`; None: never): dice pressed together can
+    # them this many times as big (`candidates.look_closer`; None: never): dice pressed together can
     # leave one peak for two at the whole frame's scale (a throw clip, clip seed 99, clip 9: a 4 among
     # touching dice). 10 generated sets (2000 throws, on 3% of frames): right awards 1299 -> 1313,
     # wrong verdicts 2 -> 2, right voids 275 -> 275.
@@ -296,7 +296,7 @@ class ReaderConfig:
     # look smaller), 98% of detected widths lie within 0.70..1.41 of their frame's median.
     size_band: tuple[float, float] = (0.65, 1.5)
     # ...and a 1 narrower than this share of the median is read again at the median size and must
-    # surely read 1 again (`pipeline.check_sizes`): its box may have shrunk onto one pip of a bigger face.
+    # surely read 1 again (`judging.check_sizes`): its box may have shrunk onto one pip of a bigger face.
     small_die_frac: float = 0.8
     # A die read outside the bowl (it voids the throw) wider than this many times the in-bowl dice's
     # median is not read: a hand resting on the rim read as a certain 6 twice the dice's size voided a
@@ -341,7 +341,7 @@ class ReaderConfig:
     # (for every die: 7713 and 11, a leaning 5 12 px wide fitted as a 4); 4 sets made after (seeds
     # 7102, 7213, 7324, 7435): 547 -> 550, wrong verdicts 1 -> 1; real sets' wrong faces unchanged.
     oblique_scales: tuple[float, ...] = (0.7, 0.78)
-    # In a Chinese set a face's pip layout is fitted to the pips of its own colour (`pipeline.top_face_pips`),
+    # In a Chinese set a face's pip layout is fitted to the pips of its own colour (`judging.top_face_pips`),
     # for dice `lean_min_width` wide or more: a red 1 read 0.85 sure was refused for a touching die's
     # black pips inside its box. `bench/compare_models.py`, 45 generated sets + 10 fresh + the 4 made after
     # the oblique sizes + samples + both real sets (thirty-second session): right awards 8267 -> 8286,

@@ -12,7 +12,7 @@ from bobing_vision.vision.config import LayoutConfig, ReaderConfig
 from bobing_vision.vision.detector import DieCandidate, Pip
 from bobing_vision.vision.reading import Bowl
 from bobing_vision.vision.pip_layout import face_aspect, layout_pips
-from bobing_vision.vision.pipeline import ChineseSet, top_face_pips
+from bobing_vision.vision.judging import ChineseSet, top_face_pips
 
 SIDE = 40.0  # the top face's side in pixels
 CENTER = (200.0, 150.0)
