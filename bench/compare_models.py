@@ -5,8 +5,9 @@
 
 For each set and model, `bobing eval`'s figures: right awards, wrong awards, false voids, right voids,
 refused throws, labelled dice not found, face accuracy, wrong faces and generated coins read as dice
-(sets made by `bobing synth` label their coins); then each model's totals over the sets, and its flat dice
-read by width (per kind of dice too, when the generated sets show both). A wrong award
+(sets made by `bobing synth` label their coins); then each model's totals over the sets, its flat dice
+read by width (per kind of dice too, when the generated sets show both), and each throw it scored wrong
+with the dice at fault. A wrong award
 or a false void is a throw scored wrong at the table, so a candidate replaces the committed models only
 with no more of them, whatever it gains in right awards. `--configs` measures pipeline thresholds the
 same way: each is a comma-separated list of `ReaderConfig` fields to change (`bowl.` and `layout.`
@@ -86,15 +87,16 @@ def reader_config(spec: str) -> Any:
     return config
 
 
-def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, Bands]:
-    """The set's figures, and its dice lying flat by width (`Evaluation.by_width`), for all dice and for
-    each kind of dice a generated set names."""
+def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, Bands, list[str]]:
+    """The set's figures, its dice lying flat by width (`Evaluation.by_width`), for all dice and for
+    each kind of dice a generated set names, and its throws scored wrong as `bobing eval` lists them."""
     import cv2
 
     import numpy as np
 
     from bobing_vision.dataset.labels import load_labels
     from bobing_vision.evaluation import ImageResult, evaluate
+    from bobing_vision.evaluation.report import scored_wrong_lines
     from bobing_vision.evaluation.verdicts import Verdict
     from bobing_vision.vision.pipeline import OnnxDiceReader
 
@@ -117,7 +119,9 @@ def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, Bands]:
     row = Row(verdicts[Verdict.RIGHT_AWARD], verdicts[Verdict.WRONG_AWARD], verdicts[Verdict.FALSE_VOID],
               verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.dice - ev.matched, ev.matched, faces_right,
               faces_wrong, coins_read)
-    return row, {None: ev.by_width(), **{kind: ev.by_width(kind=kind) for kind in ev.dice_kinds}}
+    bands: Bands = {None: ev.by_width(), **{kind: ev.by_width(kind=kind) for kind in ev.dice_kinds}}
+    return row, bands, [f"{folder.name}/{line}" if k == 0 else line
+                        for r in ev.scored_wrong for k, line in enumerate(scored_wrong_lines(r))]
 
 
 def bands_by_kind(per_set: Sequence[Bands]) -> dict[str | None, list[Any]]:
@@ -153,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(m, s, c) for m, c in variants for s in args.sets]
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         measured = dict(zip(jobs, pool.map(measure, *zip(*jobs))))
-    rows = {job: row for job, (row, _) in measured.items()}
+    rows = {job: row for job, (row, _, _) in measured.items()}
 
     def name(models: Path, config: str) -> str:
         return f"{models} [{config}]" if config else str(models)
@@ -174,6 +178,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nfaces by die width, all {len(args.sets)} sets / {name(m, c)} "
                   f"(dice lying flat, labelled width{dice_only(kind)})")
             print("\n".join(band_line(b) for b in bands if b.dice))
+    for m, c in variants:
+        wrong = [line for s in args.sets for line in measured[(m, s, c)][2]]
+        if wrong:
+            print(f"\nthrows scored wrong, all {len(args.sets)} sets / {name(m, c)}")
+            print("\n".join(f"  {line}" for line in wrong))
     return 0
 
 

@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.evaluation.scoring import FACES, RIM_TOLERANCE, UNREADABLE, Band, Evaluation, ImageResult
 
 WORST_SHOWN = 10  # enough to look at by hand; the rest are in --annotate's pictures
@@ -25,6 +26,51 @@ def _mistakes(result: ImageResult) -> dict[str, Any]:
         "wrong_face": len(result.wrong_faces),
         "wrong_in_bowl": len(result.wrong_in_bowl),
     }
+
+
+def _die(label: DieLabel) -> str:
+    """A labelled die as a person names it: 'a 4 (leaning, out of the bowl, 12 px)'."""
+    notes = ["leaning"] if label.cocked else []
+    notes += ["out of the bowl"] if label.in_bowl is False else []
+    notes += [f"{label.size:.0f} px"] if label.size is not None else []
+    return f"a {label.face}" + (f" ({', '.join(notes)})" if notes else "")
+
+
+def throw_faults(result: ImageResult) -> list[str]:
+    """What the reader got wrong in one throw, die by die: a die read as another face or placed on the
+    wrong side of the rim, a die not found, a thing read that is no labelled die."""
+    faults = []
+    for pair in result.pairs:
+        misplaced = pair.in_bowl_scored and not pair.in_bowl_right
+        if pair.face_right and not misplaced:
+            continue
+        read = "not read" if pair.found.face is None else f"read {pair.found.face}"
+        where = (" and placed " + ("in" if pair.found.in_bowl else "out of") + " the bowl") if misplaced else ""
+        faults.append(f"{_die(pair.label)} {read}{where}, {pair.found.confidence:.2f} sure")
+    faults += [f"{_die(label)} not found" for label in result.missed]
+    for die in result.extra:
+        thing = "an unread thing" if die.face is None else f"a {die.face}"
+        side = "in" if die.in_bowl else "out of"
+        faults.append(f"{thing} read {side} the bowl at ({die.center[0]:.0f}, {die.center[1]:.0f}), where no die is "
+                      f"labelled, {die.confidence:.2f} sure")
+    return faults
+
+
+def _scored_wrong_json(result: ImageResult) -> dict[str, Any]:
+    assert result.verdict is not None  # only throws scored wrong come here
+    return {"file": result.file, "verdict": result.verdict.value, "faces_read": list(result.reading.faces),
+            "status": result.reading.status.value, "faults": throw_faults(result)}
+
+
+def scored_wrong_lines(result: ImageResult) -> list[str]:
+    """One throw scored wrong for a person: the verdict, the faces labelled and read, then each fault."""
+    assert result.verdict is not None  # only throws scored wrong come here
+    labelled = " ".join(str(d.face) + ("(out)" if d.in_bowl is False else "") for d in
+                        sorted(result.labels, key=lambda d: d.face))
+    read = " ".join(str(f) for f in result.reading.faces)
+    lines = [f"{result.file}: {result.verdict.value.replace('_', ' ')}; labelled {labelled}, read {read or '-'} "
+             f"({result.reading.status.value})"]
+    return lines + [f"  {fault}" for fault in throw_faults(result)]
 
 
 def _band_json(band: Band, unit: str) -> dict[str, Any]:
@@ -86,6 +132,7 @@ def to_json(evaluation: Evaluation, worst: int = WORST_SHOWN) -> dict[str, Any]:
         "faces_by_pip_contrast_by_dice": {kind: [_band_json(b, "delta_e") for b in e.by_contrast(kind=kind)]
                                           for kind in e.dice_kinds},
         "worst": [_mistakes(r) for r in e.worst(worst)],
+        "scored_wrong": [_scored_wrong_json(r) for r in e.scored_wrong],
         "images_failed": len(e.failed),
         "failed": [{"file": f.file, "reason": f.reason} for f in e.failed],
         "unlabelled": list(e.unlabelled),
@@ -104,7 +151,7 @@ def _leaning(counts: dict[str, int]) -> str:
 
 
 def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
-    """The figures as lines of text: scores, confusion matrix, worst images, failed files."""
+    """The figures as lines of text: scores, confusion matrix, worst images, throws scored wrong, failed files."""
     e = evaluation
     speed = "n/a" if e.seconds_per_image is None else f"{1000 * e.seconds_per_image:.1f} ms"
     in_bowl_note = f"({e.in_bowl_dice} labelled dice)" if e.in_bowl_dice else "(not labelled)"
@@ -155,6 +202,11 @@ def format_table(evaluation: Evaluation, worst: int = WORST_SHOWN) -> str:
                 f"  {r.file}: {m['errors']} mistakes (missed {m['missed']}, extra {m['extra']}, "
                 f"wrong face {m['wrong_face']}, wrong in/out {m['wrong_in_bowl']})"
             )
+    wrong = e.scored_wrong
+    if wrong:
+        shown = wrong[:worst]
+        lines += ["", f"throws scored wrong ({len(shown)} shown of {len(wrong)}: wrong awards and false voids)"]
+        lines += [f"  {line}" for r in shown for line in scored_wrong_lines(r)]
     if e.failed:
         lines += ["", f"failed files ({len(e.failed)}, not scored)"]
         lines += [f"  {f.file}: {f.reason}" for f in e.failed]

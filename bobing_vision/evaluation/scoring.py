@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.evaluation.matching import Match
-from bobing_vision.evaluation.verdicts import Verdict, judge
+from bobing_vision.evaluation.verdicts import WRONG_VERDICTS, Verdict, judge
 from bobing_vision.geometry import Ellipse
 from bobing_vision.vision.bowl import rim_error as rim_error_between
 from bobing_vision.vision.reading import Bowl, DieReading, Reading
@@ -300,3 +300,8 @@ class Evaluation:
         """Images with mistakes, most mistakes first (ties by name), at most `count`."""
         bad = sorted((r for r in self.results if r.errors), key=lambda r: (-r.errors, r.file))
         return tuple(bad[:count])
+
+    @property
+    def scored_wrong(self) -> tuple[ImageResult, ...]:
+        """The throws the table would have scored wrong (a wrong award or a false void), by name."""
+        return tuple(sorted((r for r in self.results if r.verdict in WRONG_VERDICTS), key=lambda r: r.file))

@@ -24,6 +24,10 @@ class Verdict(enum.Enum):
     REFUSED = "refused"  # no verdict: a die unreadable, not six dice seen, no bowl
 
 
+# What the table hears wrong: the throws a reader must not score, whatever it gains elsewhere.
+WRONG_VERDICTS = frozenset({Verdict.WRONG_AWARD, Verdict.FALSE_VOID})
+
+
 def judge(labels: Sequence[DieLabel], reading: Reading) -> Verdict | None:
     """The verdict on one throw's image; None for images that are not one throw of six dice."""
     if len(labels) != DICE:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bobing_vision.dataset.labels import DieLabel
-from bobing_vision.evaluation import Evaluation, ImageResult, Match
+from bobing_vision.evaluation import Evaluation, ImageResult, Match, format_table, to_json
+from bobing_vision.evaluation.matching import match_dice
+from bobing_vision.evaluation.report import throw_faults
 from bobing_vision.evaluation.verdicts import Verdict, judge
 from bobing_vision.rules import RuleSet, classify
 from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
@@ -65,3 +69,37 @@ def test_an_evaluation_counts_every_verdict_kind() -> None:
     counts = Evaluation(results=results).verdicts
     assert counts[Verdict.RIGHT_AWARD] == 1 and counts[Verdict.WRONG_AWARD] == 1
     assert sum(counts.values()) == 2 and set(counts) == set(Verdict)
+
+
+def scored(file: str, truth: tuple[DieLabel, ...], read: Reading) -> ImageResult:
+    return ImageResult(file=file, labels=truth, reading=read, match=match_dice(truth, read.dice, 40.0), seconds=0.01)
+
+
+def test_the_throws_scored_wrong_are_listed_with_the_dice_at_fault() -> None:
+    misread = scored("b.jpg", labels("444412"), reading("444411"))
+    # the die out of the bowl was not found; a painted dot in the bowl was read as a 1 in its place
+    void = labels("444412", out=5)
+    dot = DieReading(center=(500.0, 0.0), box=(0, 0, 1, 1), face=1, confidence=0.96)
+    five = reading("44441", ReadingStatus.WRONG_DICE_COUNT).dice
+    unseen = scored("a.jpg", void, replace(reading("444411"), dice=(*five, dot)))
+    right = scored("c.jpg", labels("444411"), reading("444411"))
+    evaluation = Evaluation(results=(misread, right, unseen))
+    assert [r.file for r in evaluation.scored_wrong] == ["a.jpg", "b.jpg"]
+    assert throw_faults(misread) == ["a 2 read 1, 0.90 sure"]
+    assert throw_faults(unseen) == ["a 2 (out of the bowl) not found",
+                                    "a 1 read in the bowl at (500, 0), where no die is labelled, 0.96 sure"]
+    text = format_table(evaluation)
+    assert "throws scored wrong (2 shown of 2: wrong awards and false voids)" in text
+    assert "a.jpg: wrong award; labelled 1 2(out) 4 4 4 4, read 1 1 4 4 4 4 (ok)" in text
+    assert to_json(evaluation)["scored_wrong"][1] == {"file": "b.jpg", "verdict": "wrong_award",
+                                                      "faces_read": [1, 1, 4, 4, 4, 4], "status": "ok",
+                                                      "faults": ["a 2 read 1, 0.90 sure"]}
+
+
+def test_a_false_void_names_the_die_placed_out_of_the_bowl() -> None:
+    read = reading("444412")
+    placed_out = replace(read, status=ReadingStatus.OUT_OF_BOWL, award=None,
+                         dice=(*read.dice[:5], replace(read.dice[5], in_bowl=False)))
+    result = scored("v.jpg", labels("444412"), placed_out)
+    assert result.verdict is Verdict.FALSE_VOID
+    assert throw_faults(result) == ["a 2 read 2 and placed out of the bowl, 0.90 sure"]
