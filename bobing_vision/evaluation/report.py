@@ -49,9 +49,9 @@ def throw_faults(result: ImageResult) -> list[str]:
         faults.append(f"{_die(pair.label)} {read}{where}, {pair.found.confidence:.2f} sure")
     faults += [f"{_die(label)} not found" for label in result.missed]
     for die in result.extra:
-        thing = "an unread thing" if die.face is None else f"a {die.face}"
+        seen = "an unread thing" if die.face is None else f"a {die.face} read"
         side = "in" if die.in_bowl else "out of"
-        faults.append(f"{thing} read {side} the bowl at ({die.center[0]:.0f}, {die.center[1]:.0f}), where no die is "
+        faults.append(f"{seen} {side} the bowl at ({die.center[0]:.0f}, {die.center[1]:.0f}), where no die is "
                       f"labelled, {die.confidence:.2f} sure")
     return faults
 
