@@ -81,7 +81,7 @@ def _found_notes(result: ImageResult, style: MistakeStyle) -> dict[int, tuple[Co
         lines: list[str] = []
         if not pair.face_right:
             lines.append(f"read {'?' if face is None else face}, is {pair.label.face}")
-        if pair.in_bowl_scored and not pair.in_bowl_right:
+        if pair.misplaced:
             lines.append(f"said {'in' if in_bowl else 'out'}, is {'out' if in_bowl else 'in'}")
         if lines:
             notes[fi] = (style.wrong_face if not pair.face_right else style.wrong_in_bowl, lines)

@@ -41,11 +41,10 @@ def throw_faults(result: ImageResult) -> list[str]:
     wrong side of the rim, a die not found, a thing read that is no labelled die."""
     faults = []
     for pair in result.pairs:
-        misplaced = pair.in_bowl_scored and not pair.in_bowl_right
-        if pair.face_right and not misplaced:
+        if pair.face_right and not pair.misplaced:
             continue
         read = "not read" if pair.found.face is None else f"read {pair.found.face}"
-        where = (" and placed " + ("in" if pair.found.in_bowl else "out of") + " the bowl") if misplaced else ""
+        where = (" and placed " + ("in" if pair.found.in_bowl else "out of") + " the bowl") if pair.misplaced else ""
         faults.append(f"{_die(pair.label)} {read}{where}, {pair.found.confidence:.2f} sure")
     faults += [f"{_die(label)} not found" for label in result.missed]
     for die in result.extra:

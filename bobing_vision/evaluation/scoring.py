@@ -53,6 +53,11 @@ class DiePair:
     def in_bowl_right(self) -> bool:
         return self.found.in_bowl == self.label.in_bowl
 
+    @property
+    def misplaced(self) -> bool:
+        """Labelled in or out of the bowl, and found on the other side of the rim."""
+        return self.in_bowl_scored and not self.in_bowl_right
+
 
 @dataclass(frozen=True)
 class Band:
@@ -124,7 +129,7 @@ class ImageResult:
 
     @property
     def wrong_in_bowl(self) -> tuple[DiePair, ...]:
-        return tuple(p for p in self.pairs if p.in_bowl_scored and not p.in_bowl_right)
+        return tuple(p for p in self.pairs if p.misplaced)
 
     @property
     def errors(self) -> int:
