@@ -1,9 +1,10 @@
 """Compare reader recipes cheaply: train the pip reader alone from scratch, score it on a held-out real set.
 
 The reader alone (no locator, no export) on generated scenes + the real sets not held out, then its best
-face on the held-out set's labelled boxes: ~17 min for 3000 steps on one thread, so two recipes run side
-by side in a session. One seed swings the figure by about 2 points; the whole pipeline (`bobing train`
-with `--exclude-real`, then `bobing eval`) has the last word. Needs torch.
+face on the held-out set's labelled boxes: ~23 min for 3000 steps on one thread at the committed width
+(48; 32 min at 64), so two recipes run side by side in a session. One seed swings the figure by about 2
+points; the whole pipeline (`bobing train` with `--exclude-real`, then `bobing eval`) has the last word.
+Needs torch.
 
     python bench/bench_reader_recipe.py --crop 48 --steps 3000
 """
@@ -65,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth", type=int, default=800, help="generated training scenes (seed + 1000)")
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--crop", type=int, default=SampleConfig().crop, help="reader input side")
-    parser.add_argument("--width", type=int, default=32, help="ReaderNet width")
+    parser.add_argument("--width", type=int, default=TrainConfig.reader_width,
+                        help="ReaderNet width (default: the committed models', TrainConfig's)")
     parser.add_argument("--synth-share", type=float, default=SampleConfig.synth_share,
                         help="share of each batch from generated scenes")
     parser.add_argument("--seed", type=int, default=0)

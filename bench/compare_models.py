@@ -7,19 +7,25 @@ For each set and model, `bobing eval`'s figures: right awards, wrong awards, fal
 refused throws, labelled dice not found, face accuracy, wrong faces and generated coins read as dice
 (sets made by `bobing synth` label their coins); then each model's totals over the sets, its flat dice
 read by width (per kind of dice too, when the generated sets show both), and each throw it scored wrong
-with the dice at fault. A wrong award
-or a false void is a throw scored wrong at the table, so a candidate replaces the committed models only
-with no more of them, whatever it gains in right awards. `--configs` measures pipeline thresholds the
-same way: each is a comma-separated list of `ReaderConfig` fields to change (`bowl.` and `layout.`
-reach the nested ones; a tuple is written with `/`, e.g. `size_band=0.6/1.5`; `none` turns an optional
-step off, e.g. `closer_zoom=none`); "" is the committed configuration.
+with the dice at fault. A wrong award or a false void is a throw scored wrong at the table, so a candidate
+replaces the committed models only with no more of them, whatever it gains in right awards. Each later
+model or configuration is also paired with the first, throw by throw: how many throws only the one or
+the other scored right (and wrong), and an exact sign test's p-value, which says whether the two readers
+differ on these throws beyond chance. (It cannot say whether a recipe is better: another training seed
+of the same recipe moves the figures too, `models/HISTORY.md`.)
+
+`--configs` measures pipeline thresholds the same way: each is a comma-separated list of `ReaderConfig`
+fields to change (`bowl.` and `layout.` reach the nested ones; a tuple is written with `/`, e.g.
+`size_band=0.6/1.5`; `none` turns an optional step off, e.g. `closer_zoom=none`); "" is the committed
+configuration.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields, replace
 from functools import reduce
@@ -87,9 +93,42 @@ def reader_config(spec: str) -> Any:
     return config
 
 
-def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, Bands, list[str]]:
-    """The set's figures, its dice lying flat by width (`Evaluation.by_width`), for all dice and for
-    each kind of dice a generated set names, and its throws scored wrong as `bobing eval` lists them."""
+@dataclass(frozen=True)
+class Measured:
+    """One model's (and configuration's) reading of one set."""
+
+    row: Row
+    bands: Bands  # its dice lying flat by width, for all dice and for each kind of dice the set names
+    wrong_lines: list[str]  # its throws scored wrong, as `bobing eval` lists them
+    verdicts: dict[str, Any]  # file -> `Verdict`, for each image of one throw
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Throws two readers scored differently: how many got a kind of verdict from only one of them."""
+
+    only_first: int
+    only_second: int
+
+    @property
+    def p_value(self) -> float:
+        """Exact two-sided sign test: the chance of a split at least this uneven if either reader were
+        as likely as the other to be the one (1.0 when they never differ)."""
+        n, k = self.only_first + self.only_second, min(self.only_first, self.only_second)
+        return min(1.0, 2 * sum(math.comb(n, i) for i in range(k + 1)) / 2**n)
+
+
+def paired(first: dict[str, Any], second: dict[str, Any], kinds: frozenset[Any]) -> Paired:
+    """Over the throws both readers judged (file -> `Verdict`), those given a verdict in `kinds` by one
+    reader and not the other."""
+    both = first.keys() & second.keys()
+    return Paired(sum(first[f] in kinds and second[f] not in kinds for f in both),
+                  sum(second[f] in kinds and first[f] not in kinds for f in both))
+
+
+def measure(models: Path, folder: Path, config: str = "") -> Measured:
+    """The set's figures, its dice lying flat by width (`Evaluation.by_width`), its throws scored wrong
+    and each throw's verdict."""
     import cv2
 
     import numpy as np
@@ -120,8 +159,9 @@ def measure(models: Path, folder: Path, config: str = "") -> tuple[Row, Bands, l
               verdicts[Verdict.RIGHT_VOID], verdicts[Verdict.REFUSED], ev.dice - ev.matched, ev.matched, faces_right,
               faces_wrong, coins_read)
     bands: Bands = {None: ev.by_width(), **{kind: ev.by_width(kind=kind) for kind in ev.dice_kinds}}
-    return row, bands, [f"{folder.name}/{line}" if k == 0 else line
-                        for r in ev.scored_wrong for k, line in enumerate(scored_wrong_lines(r))]
+    wrong = [f"{folder.name}/{line}" if k == 0 else line
+             for r in ev.scored_wrong for k, line in enumerate(scored_wrong_lines(r))]
+    return Measured(row, bands, wrong, {r.file: r.verdict for r in ev.results if r.verdict is not None})
 
 
 def bands_by_kind(per_set: Sequence[Bands]) -> dict[str | None, list[Any]]:
@@ -138,6 +178,24 @@ def line(label: str, row: Row) -> str:
     face = f"{row.faces_right / row.faces:6.1%}" if row.faces else "     -"
     return (f"{label:<40} {row.right_award:>6} {row.wrong_award:>6} {row.false_void:>6} {row.right_void:>6} "
             f"{row.refused:>7} {row.missed:>6} {face} {row.faces_wrong:>6} {row.coins_read:>6}")
+
+
+def print_paired(variants: list[tuple[Path, str]], sets: Sequence[Path],
+                 measured: dict[tuple[Path, Path, str], Measured], name: Callable[[Path, str], str]) -> None:
+    """Each variant after the first, paired with it throw by throw over all the sets."""
+    from bobing_vision.evaluation.verdicts import WRONG_VERDICTS, Verdict
+
+    def throws(m: Path, c: str) -> dict[str, Any]:
+        return {f"{s}/{file}": v for s in sets for file, v in measured[(m, s, c)].verdicts.items()}
+
+    first = throws(*variants[0])
+    for m, c in variants[1:]:
+        other = throws(m, c)
+        print(f"\npaired with {name(*variants[0])}, throw by throw: {name(m, c)}")
+        for label, kinds in (("right awards", frozenset({Verdict.RIGHT_AWARD})), ("wrong verdicts", WRONG_VERDICTS)):
+            split = paired(first, other, kinds)
+            print(f"  {label}: {split.only_first} only with the first, {split.only_second} only with this "
+                  f"(sign test p = {split.p_value:.3f})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(m, s, c) for m, c in variants for s in args.sets]
     with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
         measured = dict(zip(jobs, pool.map(measure, *zip(*jobs))))
-    rows = {job: row for job, (row, _, _) in measured.items()}
+    rows = {job: m.row for job, m in measured.items()}
 
     def name(models: Path, config: str) -> str:
         return f"{models} [{config}]" if config else str(models)
@@ -171,15 +229,16 @@ def main(argv: list[str] | None = None) -> int:
     for m, c in variants:
         total = sum((rows[(m, s, c)] for s in args.sets), Row(*([0] * len(fields(Row)))))
         print(line(f"all {len(args.sets)} sets / {name(m, c)}", total) + f"   wrong verdicts {total.wrong_verdicts}")
+    print_paired(variants, args.sets, measured, name)
     from bobing_vision.evaluation.report import band_line, dice_only
 
     for m, c in variants:
-        for kind, bands in bands_by_kind([measured[(m, s, c)][1] for s in args.sets]).items():
+        for kind, bands in bands_by_kind([measured[(m, s, c)].bands for s in args.sets]).items():
             print(f"\nfaces by die width, all {len(args.sets)} sets / {name(m, c)} "
                   f"(dice lying flat, labelled width{dice_only(kind)})")
             print("\n".join(band_line(b) for b in bands if b.dice))
     for m, c in variants:
-        wrong = [line for s in args.sets for line in measured[(m, s, c)][2]]
+        wrong = [line for s in args.sets for line in measured[(m, s, c)].wrong_lines]
         if wrong:
             print(f"\nthrows scored wrong, all {len(args.sets)} sets / {name(m, c)}")
             print("\n".join(f"  {line}" for line in wrong))

@@ -1,0 +1,46 @@
+"""`bench/compare_models.py`: two readers paired throw by throw, with an exact sign test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+
+from bobing_vision.evaluation.verdicts import WRONG_VERDICTS, Verdict
+
+
+@pytest.fixture
+def compare_models(bench_script: Callable[[str], ModuleType]) -> ModuleType:
+    return bench_script("compare_models")
+
+
+RIGHT, WRONG, VOID, FALSE, REFUSED = (Verdict.RIGHT_AWARD, Verdict.WRONG_AWARD, Verdict.RIGHT_VOID,
+                                      Verdict.FALSE_VOID, Verdict.REFUSED)
+
+
+def test_only_the_throws_the_two_readers_score_differently_count(compare_models: ModuleType) -> None:
+    first = {"a": RIGHT, "b": RIGHT, "c": REFUSED, "d": WRONG, "e": VOID, "only_first": RIGHT}
+    second = {"a": RIGHT, "b": REFUSED, "c": RIGHT, "d": FALSE, "e": RIGHT, "only_second": RIGHT}
+    right = compare_models.paired(first, second, frozenset({RIGHT}))
+    assert (right.only_first, right.only_second) == (1, 2)  # b; c and e. A throw one reader lacks is not paired
+    wrong = compare_models.paired(first, second, WRONG_VERDICTS)
+    assert (wrong.only_first, wrong.only_second) == (0, 0)  # d: wrong with both, if not the same way
+
+
+@pytest.mark.parametrize(("only_first", "only_second", "p"), [
+    (0, 0, 1.0),  # never differ: nothing to tell
+    (3, 3, 1.0),
+    (0, 5, 2 / 32),  # five of five the same way: 2 * (1/2)^5
+    (1, 9, 2 * 11 / 1024),  # 2 * (C(10,0) + C(10,1)) / 2^10
+    (9, 1, 2 * 11 / 1024),  # two-sided: the order of the readers does not matter
+])
+def test_the_sign_test_gives_the_exact_two_sided_chance_of_so_uneven_a_split(
+        compare_models: ModuleType, only_first: int, only_second: int, p: float) -> None:
+    assert compare_models.Paired(only_first, only_second).p_value == pytest.approx(p)
+
+
+def test_sixteen_against_nineteen_wrong_verdicts_is_no_difference(compare_models: ModuleType) -> None:
+    # The size of the figures a retrain is judged by: 3 throws apart out of 35 is chance (p ~ 0.7).
+    assert compare_models.Paired(16, 19).p_value > 0.5
+    assert compare_models.Paired(100, 160).p_value < 0.001
