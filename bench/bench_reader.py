@@ -1,6 +1,6 @@
 """Speed and memory of the dice reader on generated 640x480 scenes.
 
-    python bench/bench_reader.py [--count 200] [--seed 4242] [--many 2000] [--out DIR]
+    python bench/bench_reader.py [--count 200] [--seed 4242] [--many 2000] [--out DIR] [--models DIR]
 
 Prints:
 1. per-frame time on one thread, whole pipeline (`OnnxDiceReader.read` on decoded frames), median and
@@ -76,7 +76,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-def time_frames(files: list[Path], limit: int) -> None:
+def time_frames(files: list[Path], limit: int, models: Path | None) -> None:
     import cv2
 
     from bobing_vision.vision.bowl import find_bowl
@@ -85,8 +85,8 @@ def time_frames(files: list[Path], limit: int) -> None:
 
     cv2.setNumThreads(1)
     frames = [load_image(f) for f in files[:limit]]
-    photos = OnnxDiceReader(track_bowl=False)  # every frame searched: unrelated photos
-    camera = OnnxDiceReader()  # bowl tracked: a camera over a bowl that stays put
+    photos = OnnxDiceReader(models_dir=models, track_bowl=False)  # every frame searched: unrelated photos
+    camera = OnnxDiceReader(models_dir=models)  # bowl tracked: a camera over a bowl that stays put
     photos.read(frames[0])  # warm-up: the first session run allocates
     whole, tracked, bowl, detect = [], [], [], []
     for frame in frames:
@@ -119,12 +119,13 @@ _PEAK = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=
          "stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
 
 
-def run_score(folder: Path, workers: int) -> tuple[float, int]:
+def run_score(folder: Path, workers: int, models: Path | None) -> tuple[float, int]:
     """(seconds, peak RSS in MiB of its largest process) of `bobing score folder --json --workers N`."""
     start = time.perf_counter()
+    chosen = [] if models is None else ["--models", str(models)]
     done = subprocess.run([sys.executable, "-c", _PEAK, sys.executable, "-m", "bobing_vision", "score",
-                           str(folder), "--json", "--workers", str(workers)], capture_output=True, text=True,
-                          check=True)
+                           str(folder), "--json", "--workers", str(workers), *chosen], capture_output=True,
+                          text=True, check=True)
     return time.perf_counter() - start, int(done.stdout.strip()) // 1024
 
 
@@ -135,26 +136,27 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=100, help="frames timed one by one (default 100)")
     parser.add_argument("--many", type=int, default=2000, help="images for the memory run (default 2000)")
     parser.add_argument("--out", type=Path, help="keep the JPEGs here (default: a temporary folder)")
+    parser.add_argument("--models", type=Path, help="the ONNX models timed (default: the committed models/)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = args.out or Path(tmp) / "scenes"
         files, rims = write_scenes(folder, args.count, args.seed)
         rim_accuracy(files, rims)
-        time_frames(files, args.frames)
+        time_frames(files, args.frames, args.models)
         for workers in (1, 2):
-            seconds, _ = run_score(folder, workers)
+            seconds, _ = run_score(folder, workers, args.models)
             print(f"bobing score, {workers} worker(s): {len(files)} images in {seconds:.2f} s = "
                   f"{len(files) / seconds:.1f} images/s")
         many = Path(tmp) / "many"
         many.mkdir()
         for i in range(args.many):
             os.link(files[i % len(files)], many / f"img_{i:06d}.jpg")
-        _, small_peak = run_score(folder, 1)
-        seconds, big_peak = run_score(many, 1)
+        _, small_peak = run_score(folder, 1, args.models)
+        seconds, big_peak = run_score(many, 1, args.models)
         print(f"peak RSS, bobing score 1 worker: {small_peak} MiB over {len(files)} images, "
               f"{big_peak} MiB over {args.many} images ({args.many / seconds:.1f} images/s)")
         # A folder of thousands is the batch use: there the start is a small share of the wall clock.
-        seconds, _ = run_score(many, 2)
+        seconds, _ = run_score(many, 2, args.models)
         print(f"bobing score, 2 workers: {args.many} images in {seconds:.2f} s = {args.many / seconds:.1f} images/s")
     return 0
 
