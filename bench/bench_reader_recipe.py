@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--crop", type=int, default=SampleConfig().crop, help="reader input side")
     parser.add_argument("--width", type=int, default=TrainConfig.reader_width,
-                        help="ReaderNet width (default: the committed models', TrainConfig's)")
+                        help="ReaderNet width (default: the committed models', TrainConfig's; 32 until the "
+                             "thirty-ninth session: models/HISTORY.md's earlier commands meant --width 32)")
     parser.add_argument("--synth-share", type=float, default=SampleConfig.synth_share,
                         help="share of each batch from generated scenes")
     parser.add_argument("--seed", type=int, default=0)
