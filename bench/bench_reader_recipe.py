@@ -92,10 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     scenes += render_synth(args.synth, seed=args.seed + 1000, ordinary_share=args.ordinary_share)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
     aug, cfg = AugmentConfig(), TrainConfig(seed=args.seed)
-    held_crops, held_faces = labelled_crops(load_real_set(held[0]), sample)
+    checks = {args.hold_out: labelled_crops(load_real_set(held[0]), sample)}
     # Ordinary dice of any colour are read far worse than Chinese ones on generated scenes (fortieth session):
     # a stream of their own, so the check's scenes do not depend on --synth or --ordinary-share.
-    checks = {args.hold_out: (held_crops, held_faces)}
     if args.check_ordinary:
         ordinary = render_synth(args.check_ordinary, seed=ORDINARY_CHECK_SEED, ordinary_share=1.0)
         checks["generated ordinary dice"] = labelled_crops(ordinary, sample)
