@@ -11,7 +11,8 @@ with the dice at fault. A wrong award or a false void is a throw scored wrong at
 replaces the committed models only with no more of them, whatever it gains in right awards. Each later
 model or configuration is also paired with the first, throw by throw: how many throws only the one or
 the other scored right (and wrong), and an exact sign test's p-value, which says whether the two readers
-differ on these throws beyond chance. (It cannot say whether a recipe is better: another training seed
+differ on these throws beyond chance. It is paired die by die too (faces read right, wrong faces): the
+real sets judge few throws or none, so their dice are what tells two readers of a new camera apart. (It cannot say whether a recipe is better: another training seed
 of the same recipe moves the figures too, `models/HISTORY.md`.)
 
 `--configs` measures pipeline thresholds the same way: each is a comma-separated list of `ReaderConfig`
@@ -33,6 +34,9 @@ from pathlib import Path
 from typing import Any
 
 Bands = dict[str | None, tuple[Any, ...]]  # kind of dice (None: every die) -> its width `Band`s
+
+# What became of a labelled die, for pairing two readers die by die.
+RIGHT_FACE, WRONG_FACE, UNREADABLE, MISSED = "right face", "wrong face", "unreadable", "missed"
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,7 @@ class Measured:
     bands: Bands  # its dice lying flat by width, for all dice and for each kind of dice the set names
     wrong_lines: list[str]  # its throws scored wrong, as `bobing eval` lists them
     verdicts: dict[str, Any]  # file -> `Verdict`, for each image of one throw
+    dice: dict[str, str]  # "file#index" -> what became of that labelled die (`die_states`)
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,16 @@ def paired(first: dict[str, Any], second: dict[str, Any], kinds: frozenset[Any])
     both = first.keys() & second.keys()
     return Paired(sum(first[f] in kinds and second[f] not in kinds for f in both),
                   sum(second[f] in kinds and first[f] not in kinds for f in both))
+
+
+def die_states(result: Any) -> dict[str, str]:
+    """Each labelled die of one scored image (an `ImageResult`), keyed "file#index": read with its
+    face, with another face, found but not read, or not found."""
+    states = dict.fromkeys(range(len(result.labels)), MISSED)
+    for li, fi in result.match.pairs:
+        face = result.reading.dice[fi].face
+        states[li] = UNREADABLE if face is None else RIGHT_FACE if face == result.labels[li].face else WRONG_FACE
+    return {f"{result.file}#{index}": state for index, state in states.items()}
 
 
 def measure(models: Path, folder: Path, config: str = "") -> Measured:
@@ -161,7 +176,8 @@ def measure(models: Path, folder: Path, config: str = "") -> Measured:
     bands: Bands = {None: ev.by_width(), **{kind: ev.by_width(kind=kind) for kind in ev.dice_kinds}}
     wrong = [f"{folder.name}/{line}" if k == 0 else line
              for r in ev.scored_wrong for k, line in enumerate(scored_wrong_lines(r))]
-    return Measured(row, bands, wrong, {r.file: r.verdict for r in ev.results if r.verdict is not None})
+    return Measured(row, bands, wrong, {r.file: r.verdict for r in ev.results if r.verdict is not None},
+                    {key: state for r in ev.results for key, state in die_states(r).items()})
 
 
 def bands_by_kind(per_set: Sequence[Bands]) -> dict[str | None, list[Any]]:
@@ -182,18 +198,21 @@ def line(label: str, row: Row) -> str:
 
 def print_paired(variants: list[tuple[Path, str]], sets: Sequence[Path],
                  measured: dict[tuple[Path, Path, str], Measured], name: Callable[[Path, str], str]) -> None:
-    """Each variant after the first, paired with it throw by throw over all the sets."""
+    """Each variant after the first, paired with it over all the sets: throw by throw, then die by die."""
     from bobing_vision.evaluation.verdicts import WRONG_VERDICTS, Verdict
 
-    def throws(m: Path, c: str) -> dict[str, Any]:
-        return {f"{s}/{file}": v for s in sets for file, v in measured[(m, s, c)].verdicts.items()}
+    def outcomes(m: Path, c: str, kind: str) -> dict[str, Any]:
+        """Each throw's verdict (kind "verdicts") or each labelled die's state ("dice"), keyed by set too."""
+        return {f"{s}/{key}": v for s in sets for key, v in getattr(measured[(m, s, c)], kind).items()}
 
-    first = throws(*variants[0])
+    pairings = (("right awards (throws)", "verdicts", frozenset({Verdict.RIGHT_AWARD})),
+                ("wrong verdicts (throws)", "verdicts", WRONG_VERDICTS),
+                ("faces read right (dice)", "dice", frozenset({RIGHT_FACE})),
+                ("wrong faces (dice)", "dice", frozenset({WRONG_FACE})))
     for m, c in variants[1:]:
-        other = throws(m, c)
-        print(f"\npaired with {name(*variants[0])}, throw by throw: {name(m, c)}")
-        for label, kinds in (("right awards", frozenset({Verdict.RIGHT_AWARD})), ("wrong verdicts", WRONG_VERDICTS)):
-            split = paired(first, other, kinds)
+        print(f"\npaired with {name(*variants[0])}: {name(m, c)}")
+        for label, kind, kinds in pairings:
+            split = paired(outcomes(*variants[0], kind), outcomes(m, c, kind), kinds)
             print(f"  {label}: {split.only_first} only with the first, {split.only_second} only with this "
                   f"(sign test p = {split.p_value:.3f})")
 

@@ -7,7 +7,11 @@ from types import ModuleType
 
 import pytest
 
+from bobing_vision.dataset.labels import DieLabel
+from bobing_vision.evaluation import ImageResult
+from bobing_vision.evaluation.matching import match_dice
 from bobing_vision.evaluation.verdicts import WRONG_VERDICTS, Verdict
+from bobing_vision.vision.reading import DieReading, Reading, ReadingStatus
 
 
 @pytest.fixture
@@ -44,3 +48,16 @@ def test_sixteen_against_nineteen_wrong_verdicts_is_no_difference(compare_models
     # The size of the figures a retrain is judged by: 3 throws apart out of 35 is chance (p ~ 0.7).
     assert compare_models.Paired(16, 19).p_value > 0.5
     assert compare_models.Paired(100, 160).p_value < 0.001
+
+
+def test_each_labelled_die_is_right_wrong_unreadable_or_missed(compare_models: ModuleType) -> None:
+    truth = tuple(DieLabel(face=f, center_xy=(40.0 * i, 0.0), in_bowl=True) for i, f in enumerate((1, 2, 3, 4)))
+    # found: die 0 read right, die 1 read as a 5, die 2 not read; die 3 not found; a stray die far away
+    found = tuple(DieReading(center=(40.0 * i, 0.0), box=(0, 0, 1, 1), face=f, confidence=0.9)
+                  for i, f in ((0, 1), (1, 5), (2, None), (9, 6)))
+    result = ImageResult(file="a.jpg", labels=truth, reading=Reading(found, None, ReadingStatus.UNREADABLE),
+                         match=match_dice(truth, found, 40.0), seconds=0.01)
+    assert compare_models.die_states(result) == {
+        "a.jpg#0": compare_models.RIGHT_FACE, "a.jpg#1": compare_models.WRONG_FACE,
+        "a.jpg#2": compare_models.UNREADABLE, "a.jpg#3": compare_models.MISSED}
+
