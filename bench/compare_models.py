@@ -12,8 +12,9 @@ replaces the committed models only with no more of them, whatever it gains in ri
 model or configuration is also paired with the first, throw by throw: how many throws only the one or
 the other scored right (and wrong), and an exact sign test's p-value, which says whether the two readers
 differ on these throws beyond chance. It is paired die by die too (faces read right, wrong faces): the
-real sets judge few throws or none, so their dice are what tells two readers of a new camera apart. (It cannot say whether a recipe is better: another training seed
-of the same recipe moves the figures too, `models/HISTORY.md`.)
+real sets judge few throws or none, so their dice are what tells two readers of a new camera apart.
+(It cannot say whether a recipe is better: another training seed of the same recipe moves the figures
+too, `models/HISTORY.md`.)
 
 `--configs` measures pipeline thresholds the same way: each is a comma-separated list of `ReaderConfig`
 fields to change (`bowl.` and `layout.` reach the nested ones; a tuple is written with `/`, e.g.
