@@ -60,4 +60,3 @@ def test_each_labelled_die_is_right_wrong_unreadable_or_missed(compare_models: M
     assert compare_models.die_states(result) == {
         "a.jpg#0": compare_models.RIGHT_FACE, "a.jpg#1": compare_models.WRONG_FACE,
         "a.jpg#2": compare_models.UNREADABLE, "a.jpg#3": compare_models.MISSED}
-
