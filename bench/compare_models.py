@@ -136,9 +136,8 @@ def die_states(result: Any) -> dict[str, str]:
     """Each labelled die of one scored image (an `ImageResult`), keyed "file#index": read with its
     face, with another face, found but not read, or not found."""
     states = dict.fromkeys(range(len(result.labels)), MISSED)
-    for li, fi in result.match.pairs:
-        face = result.reading.dice[fi].face
-        states[li] = UNREADABLE if face is None else RIGHT_FACE if face == result.labels[li].face else WRONG_FACE
+    for (index, _), pair in zip(result.match.pairs, result.pairs):  # `DiePair.face_right` says what is right
+        states[index] = UNREADABLE if pair.found.face is None else RIGHT_FACE if pair.face_right else WRONG_FACE
     return {f"{result.file}#{index}": state for index, state in states.items()}
 
 
