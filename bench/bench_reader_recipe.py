@@ -7,6 +7,7 @@ points; the whole pipeline (`bobing train` with `--exclude-real`, then `bobing e
 Needs torch.
 
     python bench/bench_reader_recipe.py --crop 48 --steps 3000
+    python bench/bench_reader_recipe.py --steps 3000 --augment resample_p=0.3   # an augmentation tried
 
 It also scores generated scenes of ordinary dice only (`--check-ordinary`), which training never draws.
 """
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -80,8 +83,15 @@ def main(argv: list[str] | None = None) -> int:
                              "as bobing train; the generator's own 0.2 until the fortieth session)")
     parser.add_argument("--check-ordinary", type=int, default=150, metavar="N",
                         help="also score N generated scenes of ordinary dice only, never trained on (0: none)")
+    parser.add_argument("--augment", action="append", default=[], metavar="FIELD=P",
+                        help="an AugmentConfig probability other than the committed one, e.g. resample_p=0.3")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    try:
+        changes: dict[str, Any] = {k: float(v) for k, v in (a.split("=", 1) for a in args.augment)}
+        aug = replace(AugmentConfig(), **changes)
+    except (TypeError, ValueError) as exc:
+        parser.error(f"expected --augment FIELD=NUMBER with a field of AugmentConfig: {exc}")
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     sets = labelled_sets(args.real_root)
@@ -91,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     scenes = [s for p in sets if p.name != args.hold_out for s in load_real_set(p)]
     scenes += render_synth(args.synth, seed=args.seed + 1000, ordinary_share=args.ordinary_share)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
-    aug, cfg = AugmentConfig(), TrainConfig(seed=args.seed)
+    cfg = TrainConfig(seed=args.seed)
     checks = {args.hold_out: labelled_crops(load_real_set(held[0]), sample)}
     # Ordinary dice of any colour are read far worse than Chinese ones on generated scenes (fortieth session):
     # a stream of their own, so the check's scenes do not depend on --synth or --ordinary-share.

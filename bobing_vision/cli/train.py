@@ -48,6 +48,11 @@ SHARE_OPTIONS: tuple[tuple[str, float | None, str, str], ...] = (
     ("--invert-share", AugmentConfig.invert_p, "training pictures with no red pip turned to their negative: "
      "light dice with dark pips become dark dice with light ones",
      f"{AugmentConfig.invert_p:g} by default; 0.15 tried, not kept: fewer right awards, models/HISTORY.md"),
+    ("--resample-share", AugmentConfig.resample_p, "training pictures shrunk and enlarged back: a camera that "
+     "holds less detail than its pixel count", f"{AugmentConfig.resample_p:g} by default, the committed recipe"),
+    ("--random-filter-share", AugmentConfig.random_filter_p, "training pictures through a random 3x3 filter "
+     "blended with the picture: each camera renders detail its own way",
+     f"{AugmentConfig.random_filter_p:g} by default, the committed recipe"),
 )
 
 
@@ -238,7 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share)
     try:
         aug = AugmentConfig(brightness_sigma=args.exposure_sigma, sharpen_p=args.sharpen_share,
-                            invert_p=args.invert_share)
+                            invert_p=args.invert_share, resample_p=args.resample_share,
+                            random_filter_p=args.random_filter_share)
         result = train(scenes, args.out, cfg, sample, aug=aug,
                        max_steps=args.max_steps, log=lambda s: print(s, flush=True), init_from=args.init_from)
     except (FileNotFoundError, InvalidInput) as exc:

@@ -37,6 +37,15 @@ class AugmentConfig:
     # crop with red pips), as the channel swap. 0, the committed recipe, draws nothing; 0.15 read the
     # dark dice better and the rest worse (models/HISTORY.md, thirty-second session).
     invert_p: float = 0.0
+    # A camera's picture holds less detail than its pixel count (demosaicing, a soft lens, a small sensor,
+    # a die far away): the picture shrunk by a factor in `resample_factor` and enlarged back, blockier
+    # than a blur. 0, the committed recipe, draws nothing.
+    resample_p: float = 0.0
+    resample_factor: tuple[float, float] = (1.5, 3.0)
+    # Every camera renders detail its own way: the picture filtered by a random 3x3 kernel (the same for
+    # every channel, so colours stay), its contrast restored, and blended with the original by a random
+    # weight (random convolutions, a domain-generalisation trick). 0, the committed recipe, draws nothing.
+    random_filter_p: float = 0.0
 
 
 def photometric(
@@ -62,6 +71,10 @@ def photometric(
             x = motion_blur(x, rng, sigma)
         else:
             x = cv2.GaussianBlur(x, (0, 0), sigma)
+    if cfg.resample_p > 0 and rng.random() < cfg.resample_p:
+        x = resample(x, rng.uniform(*cfg.resample_factor))
+    if cfg.random_filter_p > 0 and rng.random() < cfg.random_filter_p:
+        x = random_filter(x, rng)
     if rng.random() < cfg.noise_p:
         x = x + rng.normal(0.0, rng.uniform(0.0, cfg.noise_sigma_max) / 255.0, x.shape).astype(np.float32)
     if cfg.sharpen_p > 0 and rng.random() < cfg.sharpen_p:  # after the noise: the camera sharpens that too
@@ -84,3 +97,21 @@ def motion_blur(x: np.ndarray, rng: np.random.Generator, sigma: float) -> np.nda
     turned = np.asarray(cv2.warpAffine(kernel, rot, (length, length)), np.float32)
     turned /= max(float(turned.sum()), 1e-6)
     return cv2.filter2D(x, -1, turned)
+
+
+def resample(x: np.ndarray, factor: float) -> np.ndarray:
+    """`x` shrunk `factor` times (area-averaged, as a sensor's pixels) and enlarged back (bilinear)."""
+    h, w = x.shape[:2]
+    small = cv2.resize(x, (max(2, round(w / factor)), max(2, round(h / factor))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def random_filter(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`x` through a random 3x3 kernel with the original's mean and spread restored, blended with `x`."""
+    kernel = rng.normal(0.0, 1.0 / 3.0, (3, 3)).astype(np.float32)
+    kernel *= np.sign(kernel.sum()) or 1.0  # a kernel summing below 0 makes a negative: red pips turn cyan
+    out = cv2.filter2D(x, -1, kernel, borderType=cv2.BORDER_REFLECT)
+    mean, spread = x.mean(axis=(0, 1)), x.std(axis=(0, 1)) + 1e-6
+    out = (out - out.mean(axis=(0, 1))) / (out.std(axis=(0, 1)) + 1e-6) * spread + mean
+    weight = np.float32(rng.uniform(0.0, 1.0))
+    return weight * x + (1.0 - weight) * out

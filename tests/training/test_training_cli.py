@@ -59,7 +59,8 @@ OUT_OF_RANGE = [
     *(("--red-bowl-share", share, f"expected 0 <= --red-bowl-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     ("--exposure-sigma", "-0.1", "expected --exposure-sigma >= 0, got -0.1"),
     *(("--sharpen-share", share, f"expected 0 <= --sharpen-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
-    *(("--invert-share", share, f"expected 0 <= --invert-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
+    *((flag, share, f"expected 0 <= {flag} <= 1, got {float(share)}")
+      for flag in ("--invert-share", "--resample-share", "--random-filter-share") for share in ("2", "-0.1")),
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
     *(("--ema-decay", decay, f"expected 0 < --ema-decay < 1, got {float(decay)}") for decay in ("0", "1")),
     *(("--oblique-share", share, f"expected 0 <= --oblique-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
@@ -257,7 +258,7 @@ def test_the_red_bowl_share_repaints_the_same_scenes() -> None:
     assert 0 < len(repainted) < 12, "the painted bowls only"
 
 
-def test_the_exposure_spread_sharpening_and_negatives_given_are_the_augmentation_trained_with(
+def test_the_exposure_spread_and_each_picture_share_given_are_the_augmentation_trained_with(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("torch")
     augs = []
@@ -267,8 +268,12 @@ def test_the_exposure_spread_sharpening_and_negatives_given_are_the_augmentation
         raise FileNotFoundError("recorded")
 
     monkeypatch.setattr("bobing_vision.training.train.train", record)
-    for options, sigma, sharpen, invert in (([], 0.3, 0.0, 0.0), (["--exposure-sigma", "0.45"], 0.45, 0.0, 0.0),
-                                            (["--sharpen-share", "0.25"], 0.3, 0.25, 0.0),
-                                            (["--invert-share", "0.2"], 0.3, 0.0, 0.2)):
+    fields = ("brightness_sigma", "sharpen_p", "invert_p", "resample_p", "random_filter_p")
+    for options, expected in (([], (0.3, 0.0, 0.0, 0.0, 0.0)),
+                              (["--exposure-sigma", "0.45"], (0.45, 0.0, 0.0, 0.0, 0.0)),
+                              (["--sharpen-share", "0.25"], (0.3, 0.25, 0.0, 0.0, 0.0)),
+                              (["--invert-share", "0.2"], (0.3, 0.0, 0.2, 0.0, 0.0)),
+                              (["--resample-share", "0.3"], (0.3, 0.0, 0.0, 0.3, 0.0)),
+                              (["--random-filter-share", "0.4"], (0.3, 0.0, 0.0, 0.0, 0.4))):
         assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", *options]) == 2
-        assert (augs[-1].brightness_sigma, augs[-1].sharpen_p, augs[-1].invert_p) == (sigma, sharpen, invert)
+        assert tuple(getattr(augs[-1], f) for f in fields) == expected

@@ -233,3 +233,26 @@ def test_a_run_continues_from_the_weights_an_earlier_run_saved(tmp_path: Path) -
     assert weights and all(torch.equal(first["reader"][k], second["reader"][k]) for k in weights)
     with pytest.raises(FileNotFoundError, match=CHECKPOINT_FILE):
         train(scenes, tmp_path / "third", cfg, max_steps=1, init_from=tmp_path / "nowhere")
+
+
+def test_resampling_softens_edges_keeps_flat_parts_and_is_off_by_default() -> None:
+    image = one_die_scene(red=False).image
+    fewer_pixels = replace(NO_AUG, resample_p=1.0, resample_factor=(3.0, 3.0))
+    out = photometric(image, np.random.default_rng(0), fewer_pixels)
+    assert out.shape == image.shape and out.dtype == np.uint8
+    # The die's edge (x = 280) spreads over a few pixels: no longer a step from 40 to 240.
+    row = out[200, 272:290, 0].astype(int)
+    assert np.abs(np.diff(row)).max() < 150 and 40 < row[8] < 240
+    assert np.array_equal(out[:100, :100], image[:100, :100])  # flat table: nothing to lose
+    assert AugmentConfig().resample_p == 0.0
+
+
+def test_a_random_filter_keeps_red_pips_red_and_is_off_by_default() -> None:
+    image = one_die_scene(face=4, red=True).image
+    filtered = replace(NO_AUG, random_filter_p=1.0)
+    outs = [photometric(image, np.random.default_rng(seed), filtered) for seed in range(20)]
+    assert sum(not np.array_equal(out, image) for out in outs) >= 19
+    for out in outs:
+        b, g, r = out[190, 290].astype(int)  # a pip's centre: (30, 30, 200) drawn
+        assert r > b + 40 and r > g + 40, "a kernel summing below zero would turn the red pip cyan"
+    assert AugmentConfig().random_filter_p == 0.0
