@@ -49,10 +49,11 @@ SHARE_OPTIONS: tuple[tuple[str, float | None, str, str], ...] = (
      "light dice with dark pips become dark dice with light ones",
      f"{AugmentConfig.invert_p:g} by default; 0.15 tried, not kept: fewer right awards, models/HISTORY.md"),
     ("--resample-share", AugmentConfig.resample_p, "training pictures shrunk and enlarged back: a camera that "
-     "holds less detail than its pixel count", f"{AugmentConfig.resample_p:g} by default, the committed recipe"),
+     "holds less detail than its pixel count",
+     f"{AugmentConfig.resample_p:g} by default; 0.3 tried on the reader alone, not kept: models/HISTORY.md"),
     ("--random-filter-share", AugmentConfig.random_filter_p, "training pictures through a random 3x3 filter "
      "blended with the picture: each camera renders detail its own way",
-     f"{AugmentConfig.random_filter_p:g} by default, the committed recipe"),
+     f"{AugmentConfig.random_filter_p:g} by default; 0.3 tried on the reader alone, not kept: models/HISTORY.md"),
 )
 
 

@@ -39,12 +39,14 @@ class AugmentConfig:
     invert_p: float = 0.0
     # A camera's picture holds less detail than its pixel count (demosaicing, a soft lens, a small sensor,
     # a die far away): the picture shrunk by a factor in `resample_factor` and enlarged back, blockier
-    # than a blur. 0, the committed recipe, draws nothing.
+    # than a blur. 0, the committed recipe, draws nothing; 0.3 read byler's photos never seen no better
+    # (reader-only bed, two seeds: +0.5 and -3.1 points; models/HISTORY.md, forty-second session).
     resample_p: float = 0.0
     resample_factor: tuple[float, float] = (1.5, 3.0)
     # Every camera renders detail its own way: the picture filtered by a random 3x3 kernel (the same for
     # every channel, so colours stay), its contrast restored, and blended with the original by a random
-    # weight (random convolutions, a domain-generalisation trick). 0, the committed recipe, draws nothing.
+    # weight (random convolutions, a domain-generalisation trick). 0, the committed recipe, draws nothing;
+    # 0.3 read byler's photos never seen no better (reader-only bed, two seeds: +0.7 and -0.1 points).
     random_filter_p: float = 0.0
 
 
