@@ -53,7 +53,8 @@ SHARE_OPTIONS: tuple[tuple[str, float | None, str, str], ...] = (
      f"{AugmentConfig.resample_p:g} by default; 0.3 tried on the reader alone, not kept: models/HISTORY.md"),
     ("--random-filter-share", AugmentConfig.random_filter_p, "training pictures through a random 3x3 filter "
      "blended with the picture: each camera renders detail its own way",
-     f"{AugmentConfig.random_filter_p:g} by default; 0.3 tried on the reader alone, not kept: models/HISTORY.md"),
+     f"{AugmentConfig.random_filter_p:g} by default; 0.3 and 0.6 tried on the reader alone, not kept: "
+     "models/HISTORY.md"),
 )
 
 
