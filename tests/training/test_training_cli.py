@@ -53,17 +53,14 @@ OUT_OF_RANGE = [
     *(("--reader-deep-width", width, f"expected --reader-deep-width at least 8, got {width}") for width in ("7", "0")),
     ("--reader-deep-blocks", "0", "expected --reader-deep-blocks at least 1, got 0"),
     *(("--small-share", share, f"expected 0 <= --small-share <= 1, got {float(share)}") for share in ("1.5", "-0.25")),
-    *(("--leaning-share", share, f"expected 0 <= --leaning-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
-    *(("--leaning-side-share", share, f"expected 0 <= --leaning-side-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
-    *(("--ordinary-share", share, f"expected 0 <= --ordinary-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
-    *(("--red-bowl-share", share, f"expected 0 <= --red-bowl-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     ("--exposure-sigma", "-0.1", "expected --exposure-sigma >= 0, got -0.1"),
-    *(("--sharpen-share", share, f"expected 0 <= --sharpen-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *((flag, share, f"expected 0 <= {flag} <= 1, got {float(share)}")
-      for flag in ("--invert-share", "--resample-share", "--random-filter-share") for share in ("2", "-0.1")),
+      for flag in ("--leaning-share", "--leaning-side-share", "--ordinary-share", "--red-bowl-share",
+                   "--sharpen-share", "--invert-share", "--resample-share", "--random-filter-share",
+                   "--oblique-share")
+      for share in ("2", "-0.1")),
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
     *(("--ema-decay", decay, f"expected 0 < --ema-decay < 1, got {float(decay)}") for decay in ("0", "1")),
-    *(("--oblique-share", share, f"expected 0 <= --oblique-share <= 1, got {float(share)}") for share in ("2", "-0.1")),
     *(("--oblique-tilt", tilt, f"expected 30 <= --oblique-tilt <= 60, got {float(tilt)}") for tilt in ("25", "61")),
 ]
 
