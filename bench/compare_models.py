@@ -209,10 +209,11 @@ def print_paired(variants: list[tuple[Path, str]], sets: Sequence[Path],
                 ("wrong verdicts (throws)", "verdicts", WRONG_VERDICTS),
                 ("faces read right (dice)", "dice", frozenset({RIGHT_FACE})),
                 ("wrong faces (dice)", "dice", frozenset({WRONG_FACE})))
+    first = {kind: outcomes(*variants[0], kind) for kind in ("verdicts", "dice")}  # once, for every variant
     for m, c in variants[1:]:
         print(f"\npaired with {name(*variants[0])}: {name(m, c)}")
         for label, kind, kinds in pairings:
-            split = paired(outcomes(*variants[0], kind), outcomes(m, c, kind), kinds)
+            split = paired(first[kind], outcomes(m, c, kind), kinds)
             print(f"  {label}: {split.only_first} only with the first, {split.only_second} only with this "
                   f"(sign test p = {split.p_value:.3f})")
 
