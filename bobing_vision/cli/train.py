@@ -16,6 +16,8 @@ from bobing_vision.training.scenes import OBLIQUE_SHARE, OBLIQUE_TILT, ORDINARY_
 
 HELP = "train the dice models and export ONNX (needs torch)"
 
+# The TrainConfig fields that shape the reader, each set by the option of the same name.
+READER_SHAPE = ("reader_width", "reader_contrast", "reader_deep_width", "reader_deep_blocks", "reader_pip_evidence")
 DEFAULT_REAL_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -97,6 +99,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--reader-deep-blocks", type=int, default=None, metavar="N",
         help="the reader's blocks at stride 8, at least 1 (default: TrainConfig's, 2)",
+    )
+    parser.add_argument(
+        "--reader-pip-evidence", action=argparse.BooleanOptionalAction, default=None,
+        help="let the reader's face head also see its own pip head's heat, the pips' layout whatever the "
+             "die's body looks like (default: TrainConfig's, off)",
     )
     parser.add_argument(
         "--reader-contrast", action=argparse.BooleanOptionalAction, default=None,
@@ -234,14 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     cfg = TrainConfig(epochs=args.epochs, seed=args.seed, threads=args.threads, ema_decay=args.ema_decay)
     if args.lr is not None:
         cfg = replace(cfg, lr=args.lr)
-    if args.reader_width is not None:
-        cfg = replace(cfg, reader_width=args.reader_width)
-    if args.reader_contrast is not None:
-        cfg = replace(cfg, reader_contrast=args.reader_contrast)
-    if args.reader_deep_width is not None:
-        cfg = replace(cfg, reader_deep_width=args.reader_deep_width)
-    if args.reader_deep_blocks is not None:
-        cfg = replace(cfg, reader_deep_blocks=args.reader_deep_blocks)
+    # The reader's shape: each option not given keeps TrainConfig's.
+    shape = {name: getattr(args, name) for name in READER_SHAPE if getattr(args, name) is not None}
+    cfg = replace(cfg, **shape)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share)
     try:
         aug = AugmentConfig(brightness_sigma=args.exposure_sigma, sharpen_p=args.sharpen_share,

@@ -11,6 +11,7 @@ from torch import nn
 from torch.nn import functional as F
 
 READER_CLASSES = 8  # faces 1..6, "a die but its face can't be read", "not a die"
+PIP_EVIDENCE = 32  # channels of ReaderNet's view of its own pip heat (`pip_evidence`)
 
 
 def conv_bn(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -93,7 +94,7 @@ class ReaderNet(nn.Module):
     """Crops (N, 3, S, S) -> face logits (N, 8) and pip heat (N, 2, S/2, S/2) (black, red; sigmoid)."""
 
     def __init__(self, width: int = 32, contrast: bool = False, deep_width: int | None = None,
-                 deep_blocks: int = 2) -> None:
+                 deep_blocks: int = 2, pip_evidence: bool = False) -> None:
         super().__init__()
         w = width
         # The stride-8 stage (5x5 cells of a 40 px crop) sees the whole face and costs little at that
@@ -108,7 +109,14 @@ class ReaderNet(nn.Module):
         self.up = nn.Conv2d(2 * w, w, 1)
         pip_last = nn.Conv2d(w, 2, 1)
         self.pip_head = nn.Sequential(nn.Conv2d(w, w, 3, 1, 1), nn.ReLU(inplace=True), pip_last)
-        self.face_head = nn.Sequential(nn.Linear(2 * deep, 64), nn.ReLU(inplace=True), nn.Linear(64, READER_CLASSES))
+        # `pip_evidence`: the face head also sees the pip head's heat, through convolutions of its own
+        # down to stride 8 (its middle cell spans a face): the pips' layout, whatever the die's body looks
+        # like (marbled veins the pips' colour, a camera never seen). The heat is detached, so the face
+        # loss on real photos, which have no pip labels, cannot bend the pip head.
+        self.pip_evidence = (nn.Sequential(conv_bn(2, 16, 2), conv_bn(16, PIP_EVIDENCE, 2),
+                                           conv_bn(PIP_EVIDENCE, PIP_EVIDENCE)) if pip_evidence else None)
+        face_in = 2 * deep + (3 * PIP_EVIDENCE if pip_evidence else 0)
+        self.face_head = nn.Sequential(nn.Linear(face_in, 64), nn.ReLU(inplace=True), nn.Linear(64, READER_CLASSES))
         set_bias(pip_last, [-4.0, -4.0])  # start with "no pip anywhere" (focal-loss prior)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -116,8 +124,11 @@ class ReaderNet(nn.Module):
         x2 = self.s2(self.stem(inputs))
         x4 = self.s4(x2)
         x8 = self.s8(x4)
-        pooled = torch.cat([x8.mean(dim=(2, 3)), x8.amax(dim=(2, 3))], dim=1)
-        logits = self.face_head(pooled)
         y2 = x2 + F.interpolate(self.up(x4), size=x2.shape[2:], mode="nearest")
         pips = torch.sigmoid(self.pip_head(y2))
-        return logits, pips
+        pooled = [x8.mean(dim=(2, 3)), x8.amax(dim=(2, 3))]
+        if self.pip_evidence is not None:
+            e = self.pip_evidence(pips.detach())
+            middle = e[:, :, e.shape[2] // 2, e.shape[3] // 2]  # the cell over the face's centre
+            pooled += [e.mean(dim=(2, 3)), e.amax(dim=(2, 3)), middle]
+        return self.face_head(torch.cat(pooled, dim=1)), pips

@@ -55,6 +55,8 @@ class TrainConfig:
     # ReaderNet's stride-8 stage: its channels (None: 3 x reader_width) and blocks.
     reader_deep_width: int | None = None
     reader_deep_blocks: int = 2
+    # ReaderNet's `pip_evidence`: the face head also sees the pip head's heat.
+    reader_pip_evidence: bool = False
     # Export an exponential moving average of the weights (this decay per step) instead of the last
     # step's; None: the last step's, the committed recipe.
     ema_decay: float | None = None
@@ -143,7 +145,7 @@ def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:
         reader.load_state_dict(state["reader"])
     except RuntimeError as exc:  # torch lists every mismatched tensor; the first line says enough
         raise InvalidInput(f"expected the weights in {path} to fit nets of this shape (--reader-width, "
-                           f"--reader-deep-width, --reader-deep-blocks, --reader-contrast?), "
+                           f"--reader-deep-width, --reader-deep-blocks, --reader-contrast, --reader-pip-evidence?), "
                            f"got {str(exc).splitlines()[0]}") from exc
 
 
@@ -165,7 +167,8 @@ def train(
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     locator = LocatorNet()
-    reader = ReaderNet(cfg.reader_width, cfg.reader_contrast, cfg.reader_deep_width, cfg.reader_deep_blocks)
+    reader = ReaderNet(cfg.reader_width, cfg.reader_contrast, cfg.reader_deep_width, cfg.reader_deep_blocks,
+                       cfg.reader_pip_evidence)
     if init_from is not None:
         load_weights(locator, reader, init_from)
     steps = max(1, cfg.epochs * math.ceil(len(scenes) / cfg.locator_batch))

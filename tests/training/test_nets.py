@@ -53,3 +53,22 @@ def test_the_reader_stride_8_stage_takes_its_own_width_and_depth() -> None:
     assert logits.shape == (1, 8) and pips.shape == (1, 2, 20, 20)
     default = ReaderNet(16)  # 3 x the width in 2 blocks: the committed models' shape
     assert len(default.s8) == 2 and default.s8[-1].pw[0].out_channels == 48
+
+
+def test_the_face_head_sees_the_pip_heat_without_training_the_pip_head() -> None:
+    torch.manual_seed(0)
+    reader = ReaderNet(16, pip_evidence=True).eval()
+    crop = torch.from_numpy(face_crop((230, 230, 230), (20, 20, 20)))
+    logits, pips = reader(crop)
+    assert logits.shape == (1, 8) and pips.shape == (1, 2, 20, 20)
+    # The face read changes with the pip heat alone: the evidence branch is wired into the face head.
+    with torch.no_grad():
+        reader.pip_head[2].bias += 6.0  # the pip head now sees pips everywhere
+    assert not torch.allclose(reader(crop)[0], logits, atol=1e-4)
+    # The face loss reaches the body and the evidence branch, never the pip head.
+    reader.train()
+    reader(crop)[0].sum().backward()
+    assert reader.pip_head[2].weight.grad is None
+    assert reader.pip_evidence is not None and reader.pip_evidence[0][0].weight.grad is not None
+    assert reader.s8[0].pw[0].weight.grad is not None
+    assert ReaderNet(16).pip_evidence is None  # off by default: the committed models' shape

@@ -106,10 +106,14 @@ def test_the_leaning_side_share_given_is_the_share_trained_with(tmp_path: Path, 
     assert sample.leaning_spot_p == 0.3
 
 
-def test_the_reader_contrast_asked_for_is_the_reader_trained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for flag, contrast in (("--reader-contrast", True), ("--no-reader-contrast", False)):
-        cfg, _ = settings_trained_with(monkeypatch, tmp_path, flag)
-        assert cfg.reader_contrast is contrast
+def test_the_reader_switches_asked_for_are_the_reader_trained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for field in ("reader_contrast", "reader_pip_evidence"):
+        flag = "--" + field.replace("_", "-")
+        for given, on in ((flag, True), (flag.replace("--", "--no-", 1), False)):
+            cfg, _ = settings_trained_with(monkeypatch, tmp_path, given)
+            assert getattr(cfg, field) is on
+        cfg, _ = settings_trained_with(monkeypatch, tmp_path)
+        assert getattr(cfg, field) is False  # the committed models' reader
 
 
 def test_the_moving_average_asked_for_is_the_one_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,8 +140,8 @@ def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Pat
     assert reader["stem.0.0.weight"].shape[0] == 8  # the stem's first conv is half the width
     # Continuing those weights at another width is a clear refusal, not a torch traceback.
     assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out)]) == 2
-    assert "to fit nets of this shape (--reader-width, --reader-deep-width, --reader-deep-blocks, --reader-contrast?)" \
-        in capsys.readouterr().err
+    assert "to fit nets of this shape (--reader-width, --reader-deep-width, --reader-deep-blocks, --reader-contrast, " \
+        "--reader-pip-evidence?)" in capsys.readouterr().err
     assert main(["--out", str(tmp_path / "again"), *tiny, "--init-from", str(out), "--reader-width", "16"]) == 0
 
 
