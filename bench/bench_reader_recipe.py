@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="an AugmentConfig probability other than the committed one, e.g. resample_p=0.3")
     parser.add_argument("--pip-evidence", action="store_true",
                         help="the face head also sees the pip head's heat (ReaderNet's pip_evidence)")
+    parser.add_argument("--mixstyle", type=float, default=0.0, metavar="P",
+                        help="mix crops' feature statistics with probability P (ReaderNet's mixstyle_p)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check_ordinary:
         ordinary = render_synth(args.check_ordinary, seed=ORDINARY_CHECK_SEED, ordinary_share=1.0)
         checks["generated ordinary dice"] = labelled_crops(ordinary, sample)
-    reader = ReaderNet(args.width, pip_evidence=args.pip_evidence)
+    reader = ReaderNet(args.width, pip_evidence=args.pip_evidence, mixstyle_p=args.mixstyle)
     opt, sched = optimiser(list(reader.parameters()), cfg, args.steps)
     rng, weights = np.random.default_rng(args.seed + 1), source_weights(scenes, sample.synth_share)
     start = time.monotonic()

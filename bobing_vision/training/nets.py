@@ -32,6 +32,27 @@ class SepBlock(nn.Module):
         return F.relu(y + x if self.residual else y)
 
 
+class MixStyle(nn.Module):
+    """Training only: with probability `p`, each crop's feature statistics (per channel mean and spread)
+    are mixed with another crop's of the batch (MixStyle, Zhou et al. 2021), so the layers after it see
+    the dice of one camera in the look of another. Identity in eval mode: the exported graph is unchanged."""
+
+    def __init__(self, p: float, alpha: float = 0.1, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.p, self.eps = p, eps
+        self.beta = torch.distributions.Beta(alpha, alpha)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if not self.training or self.p <= 0 or len(x) < 2 or float(torch.rand(())) >= self.p:
+            return x
+        mean = x.mean(dim=(2, 3), keepdim=True).detach()
+        spread = (x.var(dim=(2, 3), keepdim=True) + self.eps).sqrt().detach()
+        mix = self.beta.sample((len(x), 1, 1, 1))
+        other = torch.randperm(len(x))
+        return ((x - mean) / spread * (mix * spread + (1 - mix) * spread[other])
+                + mix * mean + (1 - mix) * mean[other])
+
+
 def set_bias(conv: nn.Conv2d, values: list[float]) -> None:
     bias = conv.bias
     assert bias is not None
@@ -94,7 +115,7 @@ class ReaderNet(nn.Module):
     """Crops (N, 3, S, S) -> face logits (N, 8) and pip heat (N, 2, S/2, S/2) (black, red; sigmoid)."""
 
     def __init__(self, width: int = 32, contrast: bool = False, deep_width: int | None = None,
-                 deep_blocks: int = 2, pip_evidence: bool = False) -> None:
+                 deep_blocks: int = 2, pip_evidence: bool = False, mixstyle_p: float = 0.0) -> None:
         super().__init__()
         w = width
         # The stride-8 stage (5x5 cells of a 40 px crop) sees the whole face and costs little at that
@@ -104,6 +125,9 @@ class ReaderNet(nn.Module):
         self.contrast = contrast
         self.stem = nn.Sequential(conv_bn(6 if contrast else 3, w // 2), conv_bn(w // 2, w, 2))  # stride 2
         self.s2 = nn.Sequential(SepBlock(w, w), SepBlock(w, w))
+        # `mixstyle_p`: feature statistics mixed between crops after the stem and the stride-2 stage,
+        # where a camera's look lives (training only; 0: off, the committed models).
+        self.mix = MixStyle(mixstyle_p)
         self.s4 = nn.Sequential(SepBlock(w, 2 * w, 2), SepBlock(2 * w, 2 * w))
         self.s8 = nn.Sequential(SepBlock(2 * w, deep, 2), *(SepBlock(deep, deep) for _ in range(deep_blocks - 1)))
         self.up = nn.Conv2d(2 * w, w, 1)
@@ -121,7 +145,7 @@ class ReaderNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         inputs = torch.cat([normalise(x), standardise(x)], dim=1) if self.contrast else normalise(x)
-        x2 = self.s2(self.stem(inputs))
+        x2 = self.mix(self.s2(self.mix(self.stem(inputs))))
         x4 = self.s4(x2)
         x8 = self.s8(x4)
         y2 = x2 + F.interpolate(self.up(x4), size=x2.shape[2:], mode="nearest")

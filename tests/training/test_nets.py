@@ -72,3 +72,24 @@ def test_the_face_head_sees_the_pip_heat_without_training_the_pip_head() -> None
     assert reader.pip_evidence is not None and reader.pip_evidence[0][0].weight.grad is not None
     assert reader.s8[0].pw[0].weight.grad is not None
     assert ReaderNet(16).pip_evidence is None  # off by default: the committed models' shape
+
+
+def test_mixstyle_gives_each_crop_another_crops_look_in_training_only() -> None:
+    from bobing_vision.training.nets import MixStyle
+
+    torch.manual_seed(0)
+    mix = MixStyle(p=1.0)
+    dark = torch.full((1, 4, 8, 8), 10.0) + torch.randn(1, 4, 8, 8)
+    light = torch.full((1, 4, 8, 8), 200.0) + 5 * torch.randn(1, 4, 8, 8)
+    batch = torch.cat([dark, light])
+    mixed = mix(batch)
+    # Each crop's pattern is kept, channel by channel; its mean lies between its own and the other's.
+    for k in range(2):
+        for c in range(4):
+            assert torch.corrcoef(torch.stack([mixed[k, c].flatten(), batch[k, c].flatten()]))[0, 1] > 0.999
+    means, own = mixed.mean(dim=(2, 3)), batch.mean(dim=(2, 3))
+    assert not torch.allclose(mixed, batch)
+    assert bool(((means >= own.amin(0) - 1e-3) & (means <= own.amax(0) + 1e-3)).all())
+    mix.eval()
+    assert torch.equal(mix(batch), batch)  # the exported graph never mixes
+    assert torch.equal(MixStyle(p=0.0)(batch), batch)
