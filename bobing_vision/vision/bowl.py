@@ -20,6 +20,7 @@ bowl. `still_there` re-checks a known bowl in a new frame of the same camera for
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import cv2
@@ -370,8 +371,8 @@ def _fits_near(edges: _Edges, seed: Ellipse, band: float, tol: float, config: Bo
 
 def _radius_and_alignment(edges: _Edges, e: Ellipse) -> tuple[np.ndarray, np.ndarray]:
     """Each edge point's normalised radius and the cosine between its gradient and the outward normal."""
-    rho, normal = _geometry(edges.points, e)
-    return rho, np.sum(normal * edges.grads, axis=1)
+    rho, nx, ny = _geometry(edges.points, e)
+    return rho, nx * edges.grads[:, 0] + ny * edges.grads[:, 1]
 
 
 def _rho(points: np.ndarray, e: Ellipse) -> np.ndarray:
@@ -383,8 +384,10 @@ def _rho(points: np.ndarray, e: Ellipse) -> np.ndarray:
     return np.hypot((dx * c + dy * s) / rx, (-dx * s + dy * c) / ry)
 
 
-def _geometry(points: np.ndarray, e: Ellipse) -> tuple[np.ndarray, np.ndarray]:
-    """Each point's normalised radius (1 on the ellipse) and the ellipse's unit outward normal there."""
+def _geometry(points: np.ndarray, e: Ellipse) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each point's normalised radius (1 on the ellipse) and the x and y of the ellipse's unit outward
+    normal there (apart, not stacked: a frame's search asks for them a few thousand points at a time,
+    tens of times)."""
     cx, cy, rx, ry, angle = e
     t = np.deg2rad(angle)
     c, s = np.cos(t), np.sin(t)
@@ -392,14 +395,15 @@ def _geometry(points: np.ndarray, e: Ellipse) -> tuple[np.ndarray, np.ndarray]:
     u = (dx * c + dy * s) / rx
     v = (-dx * s + dy * c) / ry
     nu, nv = u / rx, v / ry  # gradient of u^2 + v^2, in the ellipse's axes
-    normal = np.stack([nu * c - nv * s, nu * s + nv * c], axis=1)
-    normal /= np.linalg.norm(normal, axis=1, keepdims=True) + 1e-12
-    return np.hypot(u, v), normal
+    nx, ny = nu * c - nv * s, nu * s + nv * c
+    length = np.sqrt(nx * nx + ny * ny) + 1e-12
+    return np.hypot(u, v), nx / length, ny / length
 
 
 def outward_normals(points: np.ndarray, e: Ellipse) -> np.ndarray:
     """The unit outward normal of the ellipse's level curve through each point (on it: the ellipse's own)."""
-    return _geometry(points, e)[1]
+    _, nx, ny = _geometry(points, e)
+    return np.stack([nx, ny], axis=1)
 
 
 def _ransac(band: np.ndarray, seed: Ellipse, tol: float, config: BowlConfig,
@@ -463,12 +467,21 @@ def _fit(points: np.ndarray) -> Ellipse | None:
     return (float(cx), float(cy), float(a) / 2, float(b) / 2, float(angle))
 
 
+@functools.cache
+def _unit_circle(samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """cos and sin of `samples` angles evenly around from 0 (read-only: shared by every call)."""
+    phi = np.linspace(0, 2 * np.pi, samples, endpoint=False)
+    cos, sin = np.cos(phi), np.sin(phi)
+    cos.flags.writeable = sin.flags.writeable = False
+    return cos, sin
+
+
 def outline(ellipse: Ellipse, samples: int = _OUTLINE_SAMPLES) -> np.ndarray:
     """Points along an ellipse (cx, cy, rx, ry, angle_deg), as an N x 2 float array."""
     cx, cy, rx, ry, angle = ellipse
     t = np.deg2rad(angle)
-    phi = np.linspace(0, 2 * np.pi, samples, endpoint=False)
-    u, v = rx * np.cos(phi), ry * np.sin(phi)
+    cos, sin = _unit_circle(samples)  # the frame's search asks for the same angles ten times or more
+    u, v = rx * cos, ry * sin
     return np.stack([cx + u * np.cos(t) - v * np.sin(t), cy + u * np.sin(t) + v * np.cos(t)], axis=1)
 
 
@@ -492,15 +505,17 @@ def _support(ellipse: Ellipse, edges: _Edges, tol: float, config: BowlConfig,
     """
     cx, cy, rx, ry, angle = ellipse
     rho, align = known if known is not None else _radius_and_alignment(edges, ellipse)
-    near = np.abs(rho - 1.0) * min(rx, ry) <= tol
+    # Only points near the outline and normal to it count (either polarity): the angles of those alone.
+    counted = (np.abs(rho - 1.0) * min(rx, ry) <= tol) & (np.abs(align) > config.min_alignment)
+    points, align = edges.points[counted], align[counted]
     t = np.deg2rad(angle)
-    dx, dy = edges.points[:, 0] - cx, edges.points[:, 1] - cy
+    dx, dy = points[:, 0] - cx, points[:, 1] - cy
     phi = np.arctan2((-dx * np.sin(t) + dy * np.cos(t)) / ry, (dx * np.cos(t) + dy * np.sin(t)) / rx)
     bins = _angle_bins(phi, _OUTLINE_SAMPLES)
     covered = np.zeros(_OUTLINE_SAMPLES, dtype=bool)
     for polarity in (1.0, -1.0):
         hit = np.zeros(_OUTLINE_SAMPLES, dtype=bool)
-        hit[bins[near & (polarity * align > config.min_alignment)]] = True
+        hit[bins[polarity * align > config.min_alignment]] = True
         covered |= _long_runs(hit, config.min_run)
     inside = _inside(outline(ellipse), *edges.size)  # outline() samples the same angles as the bins
     if not inside.any():
