@@ -89,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the face head also sees the pip head's heat (ReaderNet's pip_evidence)")
     parser.add_argument("--mixstyle", type=float, default=0.0, metavar="P",
                         help="mix crops' feature statistics with probability P (ReaderNet's mixstyle_p)")
+    parser.add_argument("--pip-weight", type=float, default=TrainConfig.pip_weight,
+                        help="the pip heat loss's weight beside the face loss (TrainConfig's by default)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
@@ -105,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     scenes = [s for p in sets if p.name != args.hold_out for s in load_real_set(p)]
     scenes += render_synth(args.synth, seed=args.seed + 1000, ordinary_share=args.ordinary_share)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
-    cfg = TrainConfig(seed=args.seed)
+    cfg = TrainConfig(seed=args.seed, pip_weight=args.pip_weight)
     checks = {args.hold_out: labelled_crops(load_real_set(held[0]), sample)}
     # Ordinary dice of any colour are read far worse than Chinese ones on generated scenes (fortieth session):
     # a stream of their own, so the check's scenes do not depend on --synth or --ordinary-share.
