@@ -16,8 +16,6 @@ from bobing_vision.training.scenes import OBLIQUE_SHARE, OBLIQUE_TILT, ORDINARY_
 
 HELP = "train the dice models and export ONNX (needs torch)"
 
-# The TrainConfig fields that shape the reader, each set by the option of the same name.
-READER_SHAPE = ("reader_width", "reader_contrast", "reader_deep_width", "reader_deep_blocks", "reader_pip_evidence")
 DEFAULT_REAL_ROOT = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
@@ -209,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from bobing_vision.training.real_pips import label_real_pips
     from bobing_vision.training.scenes import load_real_set, mine_negatives, render_synth
-    from bobing_vision.training.train import TrainConfig, train
+    from bobing_vision.training.train import READER_SHAPE, TrainConfig, train
 
     try:
         scenes = []

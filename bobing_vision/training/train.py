@@ -62,6 +62,16 @@ class TrainConfig:
     ema_decay: float | None = None
 
 
+# The TrainConfig fields that shape the reader: each is ReaderNet's argument of the same name without
+# "reader_", and `bobing train`'s option of the same name.
+READER_SHAPE = ("reader_width", "reader_deep_width", "reader_deep_blocks", "reader_contrast", "reader_pip_evidence")
+
+
+def reader_net(cfg: TrainConfig) -> ReaderNet:
+    """A fresh reader of the shape `cfg` asks for."""
+    return ReaderNet(**{name.removeprefix("reader_"): getattr(cfg, name) for name in READER_SHAPE})
+
+
 @dataclass(frozen=True)
 class TrainResult:
     locator: Path
@@ -144,8 +154,8 @@ def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:
         locator.load_state_dict(state["locator"])
         reader.load_state_dict(state["reader"])
     except RuntimeError as exc:  # torch lists every mismatched tensor; the first line says enough
-        raise InvalidInput(f"expected the weights in {path} to fit nets of this shape (--reader-width, "
-                           f"--reader-deep-width, --reader-deep-blocks, --reader-contrast, --reader-pip-evidence?), "
+        options = ", ".join("--" + name.replace("_", "-") for name in READER_SHAPE)
+        raise InvalidInput(f"expected the weights in {path} to fit nets of this shape ({options}?), "
                            f"got {str(exc).splitlines()[0]}") from exc
 
 
@@ -167,8 +177,7 @@ def train(
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     locator = LocatorNet()
-    reader = ReaderNet(cfg.reader_width, cfg.reader_contrast, cfg.reader_deep_width, cfg.reader_deep_blocks,
-                       cfg.reader_pip_evidence)
+    reader = reader_net(cfg)
     if init_from is not None:
         load_weights(locator, reader, init_from)
     steps = max(1, cfg.epochs * math.ceil(len(scenes) / cfg.locator_batch))

@@ -148,10 +148,10 @@ def test_the_reader_width_given_is_the_width_trained_and_continued(tmp_path: Pat
 def test_the_committed_weights_fit_the_default_nets() -> None:
     """`bobing train --init-from models` (the model card's way to continue) needs no shape options."""
     pytest.importorskip("torch")
-    from bobing_vision.training.nets import LocatorNet, ReaderNet
-    from bobing_vision.training.train import TrainConfig, load_weights
+    from bobing_vision.training.nets import LocatorNet
+    from bobing_vision.training.train import TrainConfig, load_weights, reader_net
 
-    load_weights(LocatorNet(), ReaderNet(TrainConfig().reader_width), Path(__file__).resolve().parents[2] / "models")
+    load_weights(LocatorNet(), reader_net(TrainConfig()), Path(__file__).resolve().parents[2] / "models")
 
 
 def test_the_small_share_renders_that_share_of_scenes_at_320x240_and_none_leaves_the_scenes_as_they_were() -> None:
