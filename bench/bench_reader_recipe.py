@@ -91,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="mix crops' feature statistics with probability P (ReaderNet's mixstyle_p)")
     parser.add_argument("--pip-weight", type=float, default=TrainConfig.pip_weight,
                         help="the pip heat loss's weight beside the face loss (TrainConfig's by default)")
+    parser.add_argument("--pip-colour-distance", type=float, default=None, metavar="D",
+                        help="CIELAB distance of pips from the body of generated sets in any colours when their "
+                             "lightness is close (default: the generator's, SceneSpec.pip_colour_distance)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
@@ -105,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     if not held:
         parser.error(f"expected --hold-out to name one of {[p.name for p in sets]}, got {args.hold_out!r}")
     scenes = [s for p in sets if p.name != args.hold_out for s in load_real_set(p)]
-    scenes += render_synth(args.synth, seed=args.seed + 1000, ordinary_share=args.ordinary_share)
+    scenes += render_synth(args.synth, seed=args.seed + 1000, ordinary_share=args.ordinary_share,
+                           pip_colour_distance=args.pip_colour_distance)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
     cfg = TrainConfig(seed=args.seed, pip_weight=args.pip_weight)
     checks = {args.hold_out: labelled_crops(load_real_set(held[0]), sample)}

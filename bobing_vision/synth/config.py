@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bobing_vision.errors import InvalidInput
-from bobing_vision.synth.dice import MARBLED_P
+from bobing_vision.synth.dice import MARBLED_P, MIN_PIP_COLOUR_DISTANCE
 
 BOWL_PAINTS = ("qinghua", "youlihong")  # blue-and-white, underglaze red
 # The steepest camera drawn: a phone held over a bowl on the table, or a laptop's webcam turned down to it.
@@ -35,6 +35,10 @@ class SceneSpec:
     red_painted_p: float = 1 / 3
     # Of the ordinary sets in any colours (half of them), this share marbled (`synth.dice.MARBLED_P`).
     marbled_p: float = MARBLED_P
+    # How far in CIELAB the pips of a set in any colours lie from its body when their lightness is close
+    # (`synth.dice.MIN_PIP_COLOUR_DISTANCE`): red pips on a smoky grey die lie 55-63 away, and a person
+    # reads them at a glance.
+    pip_colour_distance: float = MIN_PIP_COLOUR_DISTANCE
     # The share of the frame height the rim spans, drawn from this range (None: `SynthConfig.bowl_fill`).
     # Past 1 the rim runs off the frame: a laptop's webcam close over a big bowl. Bowl, light, dice and
     # camera angles are drawn as without it; a die that would land out of view lands again (in the bowl).
@@ -53,6 +57,8 @@ class SceneSpec:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidInput(f"expected {name} in 0..1, got {value!r}")
+        if not 0.0 < self.pip_colour_distance <= 200.0:
+            raise InvalidInput(f"expected a pip colour distance in 0..200 (CIELAB), got {self.pip_colour_distance!r}")
         if self.bowl_paint not in (None, *BOWL_PAINTS):
             raise InvalidInput(f"expected a bowl paint of {', '.join(BOWL_PAINTS)}, got {self.bowl_paint!r}")
         if self.bowl_fill is not None and not 0.2 <= self.bowl_fill[0] <= self.bowl_fill[1] <= 2.0:

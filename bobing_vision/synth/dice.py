@@ -127,13 +127,14 @@ def colour_distance(a: Colour, b: Colour) -> float:
     return float(np.linalg.norm(lab[0] - lab[1]))
 
 
-def pips_stand_out(pip: Colour, body: Colour) -> bool:
-    """Whether pips of this colour can be told from this body, by lightness or by colour."""
+def pips_stand_out(pip: Colour, body: Colour, min_distance: float = MIN_PIP_COLOUR_DISTANCE) -> bool:
+    """Whether pips of this colour can be told from this body, by lightness or by colour (CIELAB
+    `min_distance`)."""
     return (abs(luminance(body) - luminance(pip)) >= MIN_PIP_CONTRAST
-            or colour_distance(pip, body) >= MIN_PIP_COLOUR_DISTANCE)
+            or colour_distance(pip, body) >= min_distance)
 
 
-def _any_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
+def _any_colours(rng: np.random.Generator, min_distance: float) -> tuple[Colour, Colour]:
     """Body and pips of any colours that stand out from each other (red pips on black or dark blue, gold
     on purple, yellow on teal...)."""
     red_pips = rng.random() < 0.25  # red pips on every face: common, and what a Chinese 1 or 4 looks like
@@ -147,7 +148,7 @@ def _any_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
             pip = _random_colour(rng, 0.03, 0.35)
         else:
             pip = _random_colour(rng, 0.6, 1.0)
-        if pips_stand_out(pip, body) and is_red(pip) == red_pips and not reddish(pip):
+        if pips_stand_out(pip, body, min_distance) and is_red(pip) == red_pips and not reddish(pip):
             return body, pip
 
 
@@ -156,8 +157,10 @@ def _any_colours(rng: np.random.Generator) -> tuple[Colour, Colour]:
 MARBLED_P = 0.35
 
 
-def sample_die_style(rng: np.random.Generator, chinese: bool, marbled_p: float = MARBLED_P) -> DieStyle:
-    """A set's look; `marbled_p` of the sets in any colours are marbled (veins of a second colour)."""
+def sample_die_style(rng: np.random.Generator, chinese: bool, marbled_p: float = MARBLED_P,
+                     pip_colour_distance: float = MIN_PIP_COLOUR_DISTANCE) -> DieStyle:
+    """A set's look; `marbled_p` of the sets in any colours are marbled (veins of a second colour), and
+    their pips differ from the body by lightness or by `pip_colour_distance` in CIELAB."""
     # The finish and each die's details draw from a stream of their own: the scene's later draws (and
     # so every scene's layout and labels) stay what they were before finishes were drawn.
     own = rng.spawn(1)[0]
@@ -178,12 +181,12 @@ def sample_die_style(rng: np.random.Generator, chinese: bool, marbled_p: float =
         b, g, r = (float(np.clip(c + j, 0, 255)) for c, j in zip(classic_body, jitter))
         body = (b, g, r)
     else:
-        body, pip = _any_colours(rng)
+        body, pip = _any_colours(rng, pip_colour_distance)
         if rng.random() < marbled_p:  # marbled acrylic: a second body colour in veins
             swirl = _random_colour(rng, 0.05, 0.95)
             seed = int(rng.integers(2**31))
             # Pips stand out from both body colours.
-            if not pips_stand_out(pip, swirl):
+            if not pips_stand_out(pip, swirl, pip_colour_distance):
                 swirl = None
     return DieStyle(body, pip, None, float(rng.uniform(0.08, 0.22)), float(rng.uniform(0.1, 0.5)),
                     pip_scale=float(rng.uniform(0.8, 1.2)), swirl=swirl, seed=seed, finish=sample_finish(own))

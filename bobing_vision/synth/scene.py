@@ -57,11 +57,11 @@ def sample_setup(rng: np.random.Generator, spec: SceneSpec) -> Setup:
     target = np.array([*(rng.uniform(-0.1, 0.1, 2) * shape.rim), shape.height * 0.5])
     camera = look_at(w, h, focal, target, distance, tilt, rng.uniform(0, 360), rng.uniform(-8, 8))
     chinese = rng.random() < spec.chinese_dice_p
-    first = sample_die_style(rng, chinese, spec.marbled_p)
+    first = sample_die_style(rng, chinese, spec.marbled_p, spec.pip_colour_distance)
     # a set of dice matches; now and then one stray die from another set joins it
     styles = [first] * spec.n_dice
     if not chinese and rng.random() < 0.3:
-        styles[int(rng.integers(spec.n_dice))] = sample_die_style(rng, False, spec.marbled_p)
+        styles[int(rng.integers(spec.n_dice))] = sample_die_style(rng, False, spec.marbled_p, spec.pip_colour_distance)
     size = float(rng.uniform(*spec.die_mm))
     return Setup(camera, shape, style, sample_lighting(rng, shape.rim), tuple(styles), size, tilt)
 

@@ -91,18 +91,18 @@ RED_BOWL_SHARE = 0.0
 def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share: float | None = None,
                  ordinary_share: float | None = None, red_bowl_share: float | None = None,
                  marbled_share: float | None = None, oblique_share: float = OBLIQUE_SHARE,
-                 oblique_tilt: float = OBLIQUE_TILT) -> list[Scene]:
+                 oblique_tilt: float = OBLIQUE_TILT, pip_colour_distance: float | None = None) -> list[Scene]:
     """`count` generated bowl scenes with exact labels, pips included. A share is seen more obliquely
     than a webcam over the bowl sees it (`oblique_share` of them, up to `oblique_tilt` degrees off
     vertical): phone photos and side-mounted cameras show the dice's sides.
     `small_share` of them (besides the generator's own mix of sizes) are rendered at SMALL_FRAME;
     `leaning_share` of them have a leaning die, `ordinary_share` ordinary dice, not Chinese, and
-    `red_bowl_share` of the painted bowls are red and `marbled_share` of the sets in any colours marbled
-    (None: the generator's own shares)."""
+    `red_bowl_share` of the painted bowls are red and `marbled_share` of the sets in any colours marbled,
+    their pips `pip_colour_distance` from the body in CIELAB or more (None: the generator's own)."""
     from bobing_vision.synth import SceneSpec, render_scene
 
     shares = {"cocked_p": leaning_share, "chinese_dice_p": None if ordinary_share is None else 1.0 - ordinary_share,
-              "red_painted_p": red_bowl_share, "marbled_p": marbled_share}
+              "red_painted_p": red_bowl_share, "marbled_p": marbled_share, "pip_colour_distance": pip_colour_distance}
     given: dict[str, Any] = {name: share for name, share in shares.items() if share is not None}
     rng = np.random.default_rng(seed)
     # Its own stream: with no small share, the scenes are exactly those of the recipes before it.

@@ -7,7 +7,14 @@ import pytest
 
 from bobing_vision.dataset.labels import DieLabel
 from bobing_vision.synth import SceneSpec, render_scene
-from bobing_vision.synth.dice import MIN_PIP_CONTRAST, luminance, pips_stand_out, sample_die_style
+from bobing_vision.synth.dice import (
+    MIN_PIP_COLOUR_DISTANCE,
+    MIN_PIP_CONTRAST,
+    colour_distance,
+    luminance,
+    pips_stand_out,
+    sample_die_style,
+)
 
 # Clean renders (no noise, blur or JPEG) of big dice in small bowls, so a pip covers its centre pixel.
 CHINESE = SceneSpec(size=(640, 480), clean=True, chinese_dice_p=1.0, die_mm=(17.0, 20.0), bowl_cm=(18.0, 22.0))
@@ -77,6 +84,23 @@ def test_pips_stand_out_by_lightness_or_by_colour() -> None:
     assert pips_stand_out((20.0, 20.0, 20.0), (200.0, 200.0, 200.0)), "black on white"
     assert not pips_stand_out(red, brown), "close in lightness and in colour"
     assert not pips_stand_out((100.0, 100.0, 100.0), (130.0, 130.0, 130.0)), "two greys"
+
+
+def test_a_lower_colour_distance_admits_red_pips_on_a_smoky_grey_die() -> None:
+    red, smoky_grey = (50.0, 50.0, 190.0), (80.0, 80.0, 85.0)  # 63 apart in CIELAB, 10 in lightness
+    assert not pips_stand_out(red, smoky_grey)
+    assert pips_stand_out(red, smoky_grey, min_distance=50.0)
+
+    def close_by_colour(distance: float) -> list[float]:
+        """Colour distances of the sets whose pips are as light as their body, over 1500 sets."""
+        rng = np.random.default_rng(3)
+        styles = [sample_die_style(rng, chinese=False, pip_colour_distance=distance) for _ in range(1500)]
+        assert all(pips_stand_out(s.pip, s.body, distance) for s in styles)
+        return [colour_distance(s.pip, s.body) for s in styles
+                if abs(luminance(s.body) - luminance(s.pip)) < MIN_PIP_CONTRAST]
+
+    assert min(close_by_colour(MIN_PIP_COLOUR_DISTANCE)) >= MIN_PIP_COLOUR_DISTANCE
+    assert sum(50.0 <= d < MIN_PIP_COLOUR_DISTANCE for d in close_by_colour(50.0)) >= 10
 
 
 def test_pips_lie_in_the_top_face_box() -> None:

@@ -226,6 +226,15 @@ def test_the_marbled_share_reaches_every_scene_rendered(rendered_specs: list) ->
     assert [s.marbled_p for s in rendered_specs] == [0.7] * 3 + [SceneSpec().marbled_p] * 2
 
 
+def test_the_pip_colour_distance_reaches_every_scene_rendered(rendered_specs: list) -> None:
+    from bobing_vision.synth import SceneSpec
+    from bobing_vision.training.scenes import render_synth
+
+    render_synth(2, seed=1003, pip_colour_distance=50.0)
+    render_synth(1, seed=1003)
+    assert [s.pip_colour_distance for s in rendered_specs] == [50.0] * 2 + [SceneSpec().pip_colour_distance]
+
+
 def test_the_oblique_share_and_tilt_set_how_steeply_scenes_are_seen(rendered_specs: list) -> None:
     from bobing_vision.training.scenes import render_synth
 
