@@ -122,6 +122,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              f"{OBLIQUE_TILT:g} by default, the committed models' recipe; a phone photo of a bowl is often steeper)",
     )
     parser.add_argument(
+        "--pip-colour-distance", type=float, default=None, metavar="D",
+        help="how far in CIELAB the pips of generated dice in any colours lie from a body as light as they are "
+             f"(0 < D <= 200; default: the generator's own, SceneSpec.pip_colour_distance, "
+             f"{SceneSpec.pip_colour_distance:g}: red pips on a smoky grey die, 55-63 apart, are never drawn)",
+    )
+    parser.add_argument(
         "--exposure-sigma", type=float, default=AugmentConfig.brightness_sigma, metavar="S",
         help="spread of each training picture's exposure, log scale (S >= 0; "
              f"{AugmentConfig.brightness_sigma:g} by default: one in eleven 1.5 times brighter or more; "
@@ -185,6 +191,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
             raise InvalidInput(f"expected 0 <= {flag} <= 1, got {share}")
     if args.ema_decay is not None and not 0 < args.ema_decay < 1:
         raise InvalidInput(f"expected 0 < --ema-decay < 1, got {args.ema_decay}")
+    if args.pip_colour_distance is not None and not 0 < args.pip_colour_distance <= 200:
+        raise InvalidInput(f"expected 0 < --pip-colour-distance <= 200, got {args.pip_colour_distance}")
     if args.exposure_sigma < 0:
         raise InvalidInput(f"expected --exposure-sigma >= 0, got {args.exposure_sigma}")
     if args.leaning_side_share > 0 and args.mine_from is None:  # the spots come from mining: none without it
@@ -223,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
             synth = render_synth(args.synth, seed=args.seed + 1000, small_share=args.small_share,
                                  leaning_share=args.leaning_share, ordinary_share=args.ordinary_share,
                                  red_bowl_share=args.red_bowl_share, marbled_share=args.marbled_share,
-                                 oblique_share=args.oblique_share, oblique_tilt=args.oblique_tilt)
+                                 oblique_share=args.oblique_share, oblique_tilt=args.oblique_tilt,
+                                 pip_colour_distance=args.pip_colour_distance)
             print(f"generated scenes: {len(synth)}, {sum(len(s.dice) for s in synth)} dice")
             scenes += synth
         if args.mine_from is not None:

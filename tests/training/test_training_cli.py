@@ -62,6 +62,7 @@ OUT_OF_RANGE = [
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
     *(("--ema-decay", decay, f"expected 0 < --ema-decay < 1, got {float(decay)}") for decay in ("0", "1")),
     *(("--oblique-tilt", tilt, f"expected 30 <= --oblique-tilt <= 60, got {float(tilt)}") for tilt in ("25", "61")),
+    *(("--pip-colour-distance", d, f"expected 0 < --pip-colour-distance <= 200, got {float(d)}") for d in ("0", "250")),
 ]
 
 
@@ -246,7 +247,7 @@ def test_the_oblique_share_and_tilt_set_how_steeply_scenes_are_seen(rendered_spe
     assert [s.max_tilt_deg for s in rendered_specs] == [60.0] * 3 + [30.0] * 2
 
 
-def test_the_oblique_options_given_reach_the_scenes_rendered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_scene_options_given_reach_the_scenes_rendered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     asked = []
 
     def record(count: int, **kwargs: object) -> list:
@@ -255,8 +256,10 @@ def test_the_oblique_options_given_reach_the_scenes_rendered(tmp_path: Path, mon
 
     monkeypatch.setattr("bobing_vision.training.scenes.render_synth", record)
     assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--oblique-share", "0.35",
-                 "--oblique-tilt", "60"]) == 2
-    assert (asked[0]["oblique_share"], asked[0]["oblique_tilt"]) == (0.35, 60.0)
+                 "--oblique-tilt", "60", "--pip-colour-distance", "50"]) == 2
+    assert (asked[0]["oblique_share"], asked[0]["oblique_tilt"], asked[0]["pip_colour_distance"]) == (0.35, 60.0, 50.0)
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real"]) == 2
+    assert asked[1]["pip_colour_distance"] is None, "the generator's own distance by default"
 
 
 def test_the_red_bowl_share_repaints_the_same_scenes() -> None:
