@@ -124,7 +124,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--pip-colour-distance", type=float, default=None, metavar="D",
         help="how far in CIELAB the pips of generated dice in any colours lie from a body as light as they are "
-             f"(0 < D <= 200; default: the generator's own, SceneSpec.pip_colour_distance, "
+             "(0 < D <= 200; default: the generator's own, SceneSpec.pip_colour_distance, "
              f"{SceneSpec.pip_colour_distance:g}: red pips on a smoky grey die, 55-63 apart, are never drawn)",
     )
     parser.add_argument(
