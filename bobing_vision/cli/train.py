@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bobing_vision.dataset.labels import labelled_sets
 from bobing_vision.errors import BobingError, InvalidInput
-from bobing_vision.synth.config import MAX_TILT_DEG, SceneSpec
+from bobing_vision.synth.config import MAX_PIP_COLOUR_DISTANCE, MAX_TILT_DEG, SceneSpec
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.samples import SampleConfig
 from bobing_vision.training.scenes import OBLIQUE_SHARE, OBLIQUE_TILT, ORDINARY_SHARE, RED_BOWL_SHARE, SMALL_SHARE
@@ -124,7 +124,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--pip-colour-distance", type=float, default=None, metavar="D",
         help="how far in CIELAB the pips of generated dice in any colours lie from a body as light as they are "
-             "(0 < D <= 200; default: the generator's own, SceneSpec.pip_colour_distance, "
+             f"(0 < D <= {MAX_PIP_COLOUR_DISTANCE:g}; default: the generator's own, SceneSpec.pip_colour_distance, "
              f"{SceneSpec.pip_colour_distance:g}: red pips on a smoky grey die, 55-63 apart, are never drawn)",
     )
     parser.add_argument(
@@ -191,8 +191,9 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
             raise InvalidInput(f"expected 0 <= {flag} <= 1, got {share}")
     if args.ema_decay is not None and not 0 < args.ema_decay < 1:
         raise InvalidInput(f"expected 0 < --ema-decay < 1, got {args.ema_decay}")
-    if args.pip_colour_distance is not None and not 0 < args.pip_colour_distance <= 200:
-        raise InvalidInput(f"expected 0 < --pip-colour-distance <= 200, got {args.pip_colour_distance}")
+    if args.pip_colour_distance is not None and not 0 < args.pip_colour_distance <= MAX_PIP_COLOUR_DISTANCE:
+        raise InvalidInput(f"expected 0 < --pip-colour-distance <= {MAX_PIP_COLOUR_DISTANCE:g}, "
+                           f"got {args.pip_colour_distance}")
     if args.exposure_sigma < 0:
         raise InvalidInput(f"expected --exposure-sigma >= 0, got {args.exposure_sigma}")
     if args.leaning_side_share > 0 and args.mine_from is None:  # the spots come from mining: none without it

@@ -10,6 +10,8 @@ from bobing_vision.synth.dice import MARBLED_P, MIN_PIP_COLOUR_DISTANCE
 BOWL_PAINTS = ("qinghua", "youlihong")  # blue-and-white, underglaze red
 # The steepest camera drawn: a phone held over a bowl on the table, or a laptop's webcam turned down to it.
 MAX_TILT_DEG = 60.0
+# The highest pip colour distance a spec may ask for, in CIELAB (black lies 100 from white).
+MAX_PIP_COLOUR_DISTANCE = 200.0
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,9 @@ class SceneSpec:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise InvalidInput(f"expected {name} in 0..1, got {value!r}")
-        if not 0.0 < self.pip_colour_distance <= 200.0:
-            raise InvalidInput(f"expected a pip colour distance in 0..200 (CIELAB), got {self.pip_colour_distance!r}")
+        if not 0.0 < self.pip_colour_distance <= MAX_PIP_COLOUR_DISTANCE:
+            raise InvalidInput(f"expected 0 < pip_colour_distance <= {MAX_PIP_COLOUR_DISTANCE:g} (CIELAB), "
+                               f"got {self.pip_colour_distance!r}")
         if self.bowl_paint not in (None, *BOWL_PAINTS):
             raise InvalidInput(f"expected a bowl paint of {', '.join(BOWL_PAINTS)}, got {self.bowl_paint!r}")
         if self.bowl_fill is not None and not 0.2 <= self.bowl_fill[0] <= self.bowl_fill[1] <= 2.0:

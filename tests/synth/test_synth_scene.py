@@ -102,7 +102,7 @@ def test_die_size_in_pixels_follows_from_millimetres() -> None:
         ({"out_of_bowl_p": 1.5}, "out_of_bowl_p"),
         ({"max_tilt_deg": 80.0}, "tilt"),
         ({"bowl_cm": (30.0, 20.0)}, "ranges"),
-        ({"pip_colour_distance": 0.0}, "pip colour distance"),
+        ({"pip_colour_distance": 0.0}, "pip_colour_distance"),
     ],
 )
 def test_bad_spec_is_invalid_input(kwargs: dict, fragment: str) -> None:
