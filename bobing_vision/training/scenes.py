@@ -101,9 +101,10 @@ def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share:
     their pips `pip_colour_distance` from the body in CIELAB or more (None: the generator's own)."""
     from bobing_vision.synth import SceneSpec, render_scene
 
-    shares = {"cocked_p": leaning_share, "chinese_dice_p": None if ordinary_share is None else 1.0 - ordinary_share,
-              "red_painted_p": red_bowl_share, "marbled_p": marbled_share, "pip_colour_distance": pip_colour_distance}
-    given: dict[str, Any] = {name: share for name, share in shares.items() if share is not None}
+    # SceneSpec's fields as asked; None leaves the generator's own.
+    asked = {"cocked_p": leaning_share, "chinese_dice_p": None if ordinary_share is None else 1.0 - ordinary_share,
+             "red_painted_p": red_bowl_share, "marbled_p": marbled_share, "pip_colour_distance": pip_colour_distance}
+    given: dict[str, Any] = {name: value for name, value in asked.items() if value is not None}
     rng = np.random.default_rng(seed)
     # Its own stream: with no small share, the scenes are exactly those of the recipes before it.
     small = np.random.default_rng([seed, 1])
