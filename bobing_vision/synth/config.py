@@ -39,7 +39,8 @@ class SceneSpec:
     marbled_p: float = MARBLED_P
     # How far in CIELAB the pips of a set in any colours lie from its body when their lightness is close
     # (`synth.dice.MIN_PIP_COLOUR_DISTANCE`): deep red pips on a smoky grey die lie 55-65 away, and a
-    # person reads them at a glance.
+    # person reads them at a glance. Yet training at 50 read a camera never seen worse, and took a tray's
+    # grey wells for dice (models/HISTORY.md, "red pips on smoky grey dice"), so 70 stays.
     pip_colour_distance: float = MIN_PIP_COLOUR_DISTANCE
     # The share of the frame height the rim spans, drawn from this range (None: `SynthConfig.bowl_fill`).
     # Past 1 the rim runs off the frame: a laptop's webcam close over a big bowl. Bowl, light, dice and
