@@ -125,7 +125,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--pip-colour-distance", type=float, default=None, metavar="D",
         help="how far in CIELAB the pips of generated dice in any colours lie from a body as light as they are "
              f"(0 < D <= {MAX_PIP_COLOUR_DISTANCE:g}; default: the generator's own, SceneSpec.pip_colour_distance, "
-             f"{SceneSpec.pip_colour_distance:g}: deep red pips on a smoky grey die, 55-65 apart, are never drawn)",
+             f"{SceneSpec.pip_colour_distance:g}: deep red pips on a smoky grey die, 55-65 apart, are never drawn; "
+             "50 tried, not kept: models/HISTORY.md)",
     )
     parser.add_argument(
         "--exposure-sigma", type=float, default=AugmentConfig.brightness_sigma, metavar="S",
