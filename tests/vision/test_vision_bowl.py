@@ -53,7 +53,9 @@ def test_rims_of_generated_scenes_match_their_labels(scenes: list) -> None:
 def test_the_rim_is_found_where_other_curves_once_won(name: str) -> None:
     """Each of these was off by 25-52% of the radius (the floor ring, a painted ring, or an ellipse
     along the rim on one side and along a shadow or inside the bowl on the other), or by 8.5%: a band
-    painted inside a faint lip, a die's width inside, where a die on the wall would be called out."""
+    painted inside a faint lip, a die's width inside, where a die on the wall would be called out; or by
+    18-20% (drawn by the second renderer, `bench/raytraced_bowls.py`): a band painted a fifth of the radius
+    inside a plain lip."""
     found = find_bowl(cv2.imread(str(RIMS / name)))
     assert found is not None, HARD_RIMS[name]["why"]
     assert rim_error(found, tuple(HARD_RIMS[name]["bowl"]["ellipse"])) < 0.06, HARD_RIMS[name]["why"]
