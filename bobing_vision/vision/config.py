@@ -23,8 +23,9 @@ class BowlConfig:
     refine_band: float = 0.08
     # ...and this far outside it: the search may have taken a painted ring or the lip's inner edge. A band
     # painted a fifth of the radius inside a plain lip is common on real bowls and rare in `bobing synth`:
-    # 0.15 -> 0.35 found 66 -> 86 of 100 rims drawn by `bench/raytraced_bowls.py` (seed 1) within 5% of
-    # the radius, 4475 -> 4483 of 4800 generated ones (24 sets), and read every throw of 75 sets the same.
+    # 0.15 -> 0.35 found 66 -> 86 of 100 rims drawn by `bench/raytraced_bowls.py` (seed 1; seed 2, made
+    # after: 66 -> 87) within 5% of the radius, 13270 -> 13293 of 14200 generated ones (71 sets; found too
+    # big 37 -> 38), and read every throw of 75 sets the same (models/HISTORY.md, forty-seventh session).
     refine_outward: float = 0.35
     # The refined rim must run along this share of its outline: generated rims with a hand over them
     # or half out of frame reach 0.39, the hexagonal board of a game (no bowl) at most 0.35.
