@@ -154,6 +154,7 @@ def srgb(bgr: tuple[float, float, float]) -> np.ndarray:
 
 
 def sample_dice_look(rng: np.random.Generator) -> DiceLook:
+    """A set of dice: Chinese in three sets of five, otherwise one of six classic ordinary sets."""
     if rng.random() < 0.6:  # Chinese dice: white or ivory, red 1 and 4, black others, a big 1
         ivory = rng.uniform(0, 1)
         return DiceLook("chinese", body=srgb((230 - 50 * ivory, 238 - 22 * ivory, 242 - 6 * ivory)),
@@ -332,6 +333,7 @@ def shadowed_by_bowl(bowl: Bowl, points: np.ndarray, to_lamp: np.ndarray, inside
 
 
 def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: tuple[int, int]) -> np.ndarray:
+    """Gaussian noise on a grid of `cells` (x, y), smoothly enlarged to `shape` (width, height)."""
     coarse = rng.normal(0, 1, (cells[1], cells[0])).astype(np.float32)
     return cv2.resize(coarse, shape, interpolation=cv2.INTER_CUBIC)
 
@@ -352,6 +354,8 @@ class Setting:
 
 
 def sample_setting(rng: np.random.Generator, bowl: Bowl) -> Setting:
+    """Glaze and painting (cobalt on three bowls in four, copper red on most others, one in ten plain),
+    a wood or checked table, and a lamp of any warmth over the table."""
     glaze = srgb(tuple(np.array((238, 243, 246)) - rng.uniform(0, 25) * np.array((1.0, 0.6, 0.2))))
     paint = rng.random()
     ink = srgb((160, 80, 30)) if paint < 0.75 else srgb((45, 45, 165))
