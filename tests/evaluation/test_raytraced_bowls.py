@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -27,7 +28,7 @@ def test_a_die_turned_to_show_a_face_shows_it_on_a_sloping_wall(raytraced: Modul
 
 def bare_spots(die: DieLabel) -> list[tuple[float, float]]:
     """Points of the face with no pip whatever the face: halfway from its middle to each pip off the middle
-    (pips lie half a half side apart, at most 0.2 of one wide)."""
+    (pips lie half a half side apart; their radius is at most 0.2 of a half side)."""
     cx, cy = die.center
     return [((cx + x) / 2, (cy + y) / 2) for x, y in (p.center for p in die.pips) if np.hypot(x - cx, y - cy) > 1]
 
@@ -69,7 +70,7 @@ def test_a_die_on_the_table_lies_outside_the_labelled_rim_and_the_others_inside(
 
 
 def test_a_set_is_written_as_labelled_images_and_the_same_seed_draws_the_same_throws(raytraced: ModuleType,
-                                                                                       tmp_path) -> None:
+                                                                                       tmp_path: Path) -> None:
     raytraced.SIZES = ((160, 120),)  # small frames: this is about the files, not the pixels
     assert raytraced.write_set(tmp_path / "a", 2, seed=7) == 2
     raytraced.write_set(tmp_path / "b", 2, seed=7)
