@@ -17,7 +17,7 @@ rim (the middle of the lip). About 5 s a throw at 640x480 on one core.
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -35,7 +35,7 @@ PIP_LAYOUTS = {  # pip centres on a face, in half sides from its middle
     5: ((-0.5, -0.5), (-0.5, 0.5), (0, 0), (0.5, -0.5), (0.5, 0.5)),
     6: ((-0.5, -0.5), (-0.5, 0), (-0.5, 0.5), (0.5, -0.5), (0.5, 0), (0.5, 0.5)),
 }
-TABLE, OUTER, LIP, INNER, FLOOR = range(5)  # what a ray hit; dice are 5 + their index
+TABLE, OUTER, LIP, INNER, FLOOR, FIRST_DIE = range(6)  # what a ray hit; die i is FIRST_DIE + i
 MAX_REST_SLOPE_DEG = 18.0
 
 
@@ -287,7 +287,7 @@ def bowl_hits(bowl: Bowl, origin: np.ndarray, dirs: np.ndarray) -> tuple[np.ndar
     """The nearest bowl or table hit along each camera ray: distance and kind."""
     centre = np.array([0.0, 0.0, bowl.centre_z])
     dz = np.minimum(dirs[:, 2], -1e-9)
-    candidates = np.full((len(dirs), 5), np.inf)
+    candidates = np.full((len(dirs), FIRST_DIE), np.inf)
     candidates[:, TABLE] = -origin[2] / dz
     near_out, _ = sphere_hits(origin, dirs, centre, bowl.radius + bowl.wall)
     z_out = origin[2] + near_out * dirs[:, 2]
@@ -484,7 +484,7 @@ def shade(throw: Throw, rng: np.random.Generator) -> np.ndarray:
     for i, die in enumerate(dice):
         t_die = trace_die(die, origin, dirs)
         closer = t_die < t
-        t, kind = np.where(closer, t_die, t), np.where(closer, 5 + i, kind)
+        t, kind = np.where(closer, t_die, t), np.where(closer, FIRST_DIE + i, kind)
     points = origin + dirs * t[:, None]
     normals = bowl_normals(bowl, points, kind)
     albedo = bowl_albedo(bowl, setting, points, kind)
@@ -492,7 +492,7 @@ def shade(throw: Throw, rng: np.random.Generator) -> np.ndarray:
     sharpness = np.where(kind == TABLE, 10.0, rng.uniform(60, 200))
     inside = np.isin(kind, (INNER, FLOOR))
     for i, die in enumerate(dice):
-        on = kind == 5 + i
+        on = kind == FIRST_DIE + i
         normals[on], albedo[on] = die_surface(die, points[on])
         shine[on], sharpness[on] = 0.25, 40.0
         inside |= on & die.in_bowl
@@ -521,7 +521,7 @@ def shade(throw: Throw, rng: np.random.Generator) -> np.ndarray:
     # Contact shade: glaze or table close under a die gets less of the sky.
     occlusion = np.ones(len(points))
     for i, die in enumerate(dice):
-        near = kind != 5 + i
+        near = kind != FIRST_DIE + i
         gap = die_sdf(die, points[near])
         occlusion[near] *= np.clip(0.35 + 0.65 * gap / (1.2 * die.half), 0.35, 1.0)
     sky = 0.55 + 0.45 * np.clip(normals[:, 2], 0, 1)
@@ -572,7 +572,7 @@ def write_set(out: Path, count: int, seed: int) -> int:
         image, label = render(rng)
         name = f"throw_{n:04d}.jpg"
         cv2.imwrite(str(out / name), image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 96))])
-        labels[name] = ImageLabel(name, label.dice, label.bowl, label.extra)
+        labels[name] = replace(label, file=name)
     save_labels(out, labels)
     return count
 
