@@ -11,6 +11,7 @@ from bobing_vision.dataset.labels import labelled_sets
 from bobing_vision.errors import BobingError, InvalidInput
 from bobing_vision.synth.config import MAX_PIP_COLOUR_DISTANCE, MAX_TILT_DEG, SceneSpec
 from bobing_vision.training.augment import AugmentConfig
+from bobing_vision.training.paste import PasteConfig
 from bobing_vision.training.samples import SampleConfig
 from bobing_vision.training.scenes import OBLIQUE_SHARE, OBLIQUE_TILT, ORDINARY_SHARE, RED_BOWL_SHARE, SMALL_SHARE
 
@@ -55,6 +56,9 @@ SHARE_OPTIONS: tuple[tuple[str, float | None, str, str], ...] = (
      "blended with the picture: each camera renders detail its own way",
      f"{AugmentConfig.random_filter_p:g} by default; 0.3 and 0.6 tried on the reader alone, not kept: "
      "models/HISTORY.md"),
+    ("--paste-share", PasteConfig.share, "the locator's samples with dice from another scene pasted where no "
+     "die lies, turned and resized: dice learnt by their look, not by where they usually lie",
+     f"{PasteConfig.share:g} by default; training/paste.py"),
 )
 
 
@@ -253,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     # The reader's shape: each option not given keeps TrainConfig's.
     shape = {name: getattr(args, name) for name in READER_SHAPE if getattr(args, name) is not None}
     cfg = replace(cfg, **shape)
-    sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share)
+    sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share,
+                          paste=PasteConfig(share=args.paste_share))
     try:
         aug = AugmentConfig(brightness_sigma=args.exposure_sigma, sharpen_p=args.sharpen_share,
                             invert_p=args.invert_share, resample_p=args.resample_share,

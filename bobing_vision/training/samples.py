@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from bobing_vision.training.augment import AugmentConfig, photometric
+from bobing_vision.training.paste import PasteConfig, paste_dice
 from bobing_vision.training.scenes import SYNTH_SOURCE, UNREADABLE, Scene, near_a_die
 from bobing_vision.vision.detector import (
     LOCATOR_AREA_SHRINK,
@@ -54,6 +55,8 @@ class SampleConfig:
     # Share of each batch from generated scenes; the real sets share the rest. With half of each batch
     # real, generated bowls and real photos never seen read worse (models/HISTORY.md, tenth session).
     synth_share: float = 0.9
+    # Dice moved onto new ground in the locator's samples (`training.paste`; share 0: none).
+    paste: PasteConfig = PasteConfig()
 
 
 def runtime_scale(scene: Scene) -> float:
@@ -222,7 +225,12 @@ def locator_batch(
     scenes: list[Scene], n: int, rng: np.random.Generator, cfg: SampleConfig, aug: AugmentConfig,
     weights: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    items = [locator_sample(scene, rng, cfg, aug) for scene in pick(scenes, weights, n, rng)]
+    chosen = pick(scenes, weights, n, rng)
+    if cfg.paste.share > 0:  # drawn only when on: with none moved, a seed draws the batches it drew before
+        donors = pick(scenes, weights, n, rng)
+        chosen = [paste_dice(scene, donor, rng, cfg.paste) if rng.random() < cfg.paste.share else scene
+                  for scene, donor in zip(chosen, donors)]
+    items = [locator_sample(scene, rng, cfg, aug) for scene in chosen]
     images = np.stack([i[0] for i in items]).transpose(0, 3, 1, 2).astype(np.float32)
     return images, np.stack([i[1] for i in items]), np.stack([i[2] for i in items])
 

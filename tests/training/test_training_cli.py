@@ -57,7 +57,7 @@ OUT_OF_RANGE = [
     *((flag, share, f"expected 0 <= {flag} <= 1, got {float(share)}")
       for flag in ("--leaning-share", "--leaning-side-share", "--ordinary-share", "--red-bowl-share",
                    "--sharpen-share", "--invert-share", "--resample-share", "--random-filter-share",
-                   "--oblique-share")
+                   "--oblique-share", "--paste-share")
       for share in ("2", "-0.1")),
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
     *(("--ema-decay", decay, f"expected 0 < --ema-decay < 1, got {float(decay)}") for decay in ("0", "1")),
@@ -92,6 +92,12 @@ def settings_trained_with(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *opti
 def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, sample = settings_trained_with(monkeypatch, tmp_path, "--synth-share", "0.75")
     assert sample.synth_share == 0.75
+
+
+def test_the_paste_share_given_is_the_share_of_locator_samples_with_dice_moved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, sample = settings_trained_with(monkeypatch, tmp_path, "--paste-share", "0.4")
+    assert sample.paste.share == 0.4
 
 
 def test_a_leaning_side_share_without_models_to_mine_is_refused(tmp_path: Path,

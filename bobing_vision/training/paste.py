@@ -1,0 +1,110 @@
+"""Dice moved to new ground for the locator: a die with a sliver of what it lies on, cut from one scene
+and pasted, turned and resized, onto another scene where no die lies, and labelled there.
+
+Why: a locator trained only on generated bowls learns where dice lie as well as how they look. On the
+second renderer's bowls (`bench/raytraced_bowls.py`), dice near the wall drew locator heat of 0.1-0.4
+and went unfound; pasted with their ground out to 1.2 face sides into the bowl's middle, the same dice
+drew 0.5-0.9, and less again as more of the wall came with them (models/HISTORY.md, "dice moved to
+new ground"). A die on new ground teaches that a die is a die wherever it lies.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from bobing_vision.training.scenes import DieTarget, Scene
+
+
+@dataclass(frozen=True)
+class PasteConfig:
+    """How dice are moved; `share` 0 moves none (the recipes before it)."""
+
+    share: float = 0.0  # the share of locator samples whose scene gets dice from another scene
+    most: int = 3  # up to this many dice moved onto one scene
+    # The patch's radius in face sides: the top face's corners lie at 0.71, its sides and some shadow
+    # beyond; it is opaque out to `solid` of the radius and fades to the new ground from there.
+    reach: float = 1.0
+    solid: float = 0.75
+    # The moved die's face side against the scene's own dice' median side (its own side on a scene
+    # without dice): dice of one throw are one size, and the locator is trained on all sizes by scale.
+    resize: tuple[float, float] = (0.8, 1.25)
+    # ...yet never grown or shrunk past this factor: a die blown up 2.5 times is a blur no camera makes.
+    most_scaled: float = 1.5
+    # The patch is shifted in each channel by up to this much so that its rim matches the new ground's:
+    # a ring of other ground round every moved die would be a cue no unmoved die has.
+    match_ground: float = 40.0
+    tries: int = 20  # places drawn for each die before giving it up
+
+
+def movable(scene: Scene, cfg: PasteConfig) -> list[DieTarget]:
+    """The scene's dice whose patch holds no part of another die: a neighbour's half would be
+    pasted unlabelled."""
+    out = []
+    for d in scene.dice:
+        clear = all(
+            math.dist(d.center, o.center) > cfg.reach * d.size + 0.6 * o.size for o in scene.dice if o is not d
+        )
+        if clear:
+            out.append(d)
+    return out
+
+
+def _free_spot(rng: np.random.Generator, shape: tuple[int, ...], radius: float, dice: list[DieTarget],
+               cfg: PasteConfig) -> tuple[float, float] | None:
+    """A point whose patch of `radius` lies inside the frame and clear of every die, or None."""
+    h, w = shape[:2]
+    if 2 * radius + 2 > min(h, w):
+        return None
+    for _ in range(cfg.tries):
+        x, y = rng.uniform(radius + 1, w - radius - 1), rng.uniform(radius + 1, h - radius - 1)
+        if all(math.dist((x, y), d.center) > radius + cfg.reach * d.size for d in dice):
+            return (x, y)
+    return None
+
+
+def _blend(image: np.ndarray, donor: np.ndarray, die: DieTarget, at: tuple[float, float], side: float,
+           cfg: PasteConfig, rng: np.random.Generator) -> None:
+    """Warp `die`'s patch from `donor` onto `image` (in place) centred at `at`, its face `side` wide."""
+    radius = cfg.reach * side
+    half = int(math.ceil(radius))
+    x0, y0 = int(round(at[0])) - half, int(round(at[1])) - half
+    k = side / die.size
+    turn = rng.uniform(0, 360)
+    # donor pixels -> patch pixels: about the die's centre, turned and scaled, the centre to `at`
+    m = cv2.getRotationMatrix2D(die.center, turn, k)
+    m[:, 2] += np.array(at) - np.array(die.center) - (x0, y0)
+    patch = cv2.warpAffine(donor, m, (2 * half + 1, 2 * half + 1), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REFLECT)
+    yy, xx = np.mgrid[0 : 2 * half + 1, 0 : 2 * half + 1].astype(np.float32)
+    r = np.hypot(xx + x0 - at[0], yy + y0 - at[1]) / radius
+    alpha = np.clip((1.0 - r) / (1.0 - cfg.solid), 0.0, 1.0)[..., None]
+    ground = image[y0 : y0 + 2 * half + 1, x0 : x0 + 2 * half + 1].astype(np.float32)
+    rim = (r > cfg.solid) & (r <= 1.0)
+    shift = np.clip(ground[rim].mean(axis=0) - patch[rim].mean(axis=0), -cfg.match_ground, cfg.match_ground)
+    mixed = alpha * (patch.astype(np.float32) + shift) + (1.0 - alpha) * ground
+    image[y0 : y0 + 2 * half + 1, x0 : x0 + 2 * half + 1] = np.clip(mixed + 0.5, 0, 255).astype(np.uint8)
+
+
+def paste_dice(scene: Scene, donor: Scene, rng: np.random.Generator, cfg: PasteConfig) -> Scene:
+    """`scene` with up to `cfg.most` of `donor`'s dice pasted where no die lies, labelled with their face
+    and size there. Pips are not carried: the locator, the only user, learns centres and sizes."""
+    candidates = movable(donor, cfg)
+    if not candidates:
+        return scene
+    sides = [d.size for d in scene.dice]
+    image = scene.image.copy()
+    dice = list(scene.dice)
+    for i in rng.permutation(len(candidates))[: int(rng.integers(1, cfg.most + 1))]:
+        die = candidates[int(i)]
+        side = (float(np.median(sides)) if sides else die.size) * rng.uniform(*cfg.resize)
+        side = float(np.clip(side, die.size / cfg.most_scaled, die.size * cfg.most_scaled))
+        at = _free_spot(rng, image.shape, cfg.reach * side, dice, cfg)
+        if at is None:
+            continue
+        _blend(image, donor.image, die, at, side, cfg, rng)
+        dice.append(DieTarget(center=at, size=side, face=die.face, pips=None))
+    return replace(scene, image=image, dice=tuple(dice))
