@@ -57,10 +57,11 @@ def _free_spot(rng: np.random.Generator, shape: tuple[int, ...], radius: float, 
                cfg: PasteConfig) -> tuple[float, float] | None:
     """A point whose patch of `radius` lies inside the frame and clear of every die, or None."""
     h, w = shape[:2]
-    if 2 * radius + 2 > min(h, w):
+    half = math.ceil(radius) + 1  # the patch's half side in whole pixels (`_blend`), and a pixel for rounding
+    if 2 * half + 2 > min(h, w):
         return None
     for _ in range(cfg.tries):
-        x, y = rng.uniform(radius + 1, w - radius - 1), rng.uniform(radius + 1, h - radius - 1)
+        x, y = rng.uniform(half, w - half - 1), rng.uniform(half, h - half - 1)
         if all(math.dist((x, y), d.center) > radius + cfg.reach * d.size for d in dice):
             return (x, y)
     return None

@@ -134,14 +134,20 @@ def batches(
     q: queue.Queue = queue.Queue(maxsize=6)
 
     def produce() -> None:
-        for _ in range(steps):
-            loc = locator_batch(scenes, cfg.locator_batch, rng, sample, aug, weights)
-            crops, labels, pip_heat, pip_mask = reader_batch(scenes, cfg.reader_batch, rng, sample, aug, weights)
-            q.put((*loc, crops, labels, peak_targets(pip_heat), pip_mask))
+        try:
+            for _ in range(steps):
+                loc = locator_batch(scenes, cfg.locator_batch, rng, sample, aug, weights)
+                crops, labels, pip_heat, pip_mask = reader_batch(scenes, cfg.reader_batch, rng, sample, aug, weights)
+                q.put((*loc, crops, labels, peak_targets(pip_heat), pip_mask))
+        except Exception as exc:  # handed over: a dead thread would leave the training waiting for ever
+            q.put(exc)
 
     threading.Thread(target=produce, daemon=True).start()
     for _ in range(steps):
-        yield q.get()
+        item = q.get()
+        if isinstance(item, Exception):
+            raise item
+        yield item
 
 
 def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:

@@ -85,3 +85,17 @@ def test_the_locator_is_taught_the_moved_dice_and_none_without_a_share() -> None
     assert cfg.paste.share == 0.0  # the default moves none
     # without a share only the donor's own die is taught; with one, dice moved onto the empty table too
     assert taught[0] > 8 and taught[1] >= taught[0] + 8
+
+
+def test_dice_moved_anywhere_in_frames_of_any_size_stay_whole_in_view() -> None:
+    rng = np.random.default_rng(7)
+    cfg = PasteConfig(share=1.0)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(40, 200, 2))
+        side = float(rng.uniform(6, 30))
+        target = Scene(image=np.full((h, w, 3), 60, np.uint8), dice=(), source="test")
+        donor = dice_on((90, 90, 90), [(160, 120)], side=int(side) // 2 * 2)
+        moved = paste_dice(target, donor, rng, cfg)  # a patch past the frame's edge raised here once
+        for die in moved.dice:
+            reach = cfg.reach * die.size
+            assert reach <= die.center[0] <= w - reach and reach <= die.center[1] <= h - reach

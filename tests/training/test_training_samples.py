@@ -195,6 +195,20 @@ def test_training_smoke_run_exports_matching_onnx(tmp_path: Path) -> None:
     assert isinstance(detector.detect(np.zeros((360, 640, 3), np.uint8)), list)
 
 
+def test_a_sample_that_cannot_be_made_stops_the_training_with_its_error(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    from bobing_vision.training.train import TrainConfig, train
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise IndexError("a patch past the frame's edge")
+
+    # made by a background thread, whose failure once left the training waiting for the batch for ever
+    monkeypatch.setattr("bobing_vision.training.train.locator_batch", broken)
+    with pytest.raises(IndexError, match="past the frame's edge"):
+        train([one_die_scene()], tmp_path, TrainConfig(epochs=1, locator_batch=2, reader_batch=8), max_steps=1)
+
+
 def test_a_moving_average_of_the_weights_is_exported_and_the_last_step_kept_beside_it(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     import torch
