@@ -58,7 +58,8 @@ SHARE_OPTIONS: tuple[tuple[str, float | None, str, str], ...] = (
      "models/HISTORY.md"),
     ("--paste-share", PasteConfig.share, "the locator's samples with dice from another scene pasted where no "
      "die lies, turned and resized: dice learnt by their look, not by where they usually lie",
-     f"{PasteConfig.share:g} by default; training/paste.py"),
+     f"{PasteConfig.share:g} by default; 0.5 tried, not kept: more dice found in new bowls, more coins "
+     "and false voids, models/HISTORY.md"),
 )
 
 
