@@ -5,9 +5,9 @@ Why: a locator trained only on generated bowls learns where dice lie as well as 
 second renderer's bowls (`bench/raytraced_bowls.py`), dice near the wall drew locator heat of 0.1-0.4
 and went unfound; pasted with their ground out to 1.2 face sides into the bowl's middle, the same dice
 drew 0.5-0.9, and less again as more of the wall came with them (models/HISTORY.md, "dice moved to
-new ground"). A die on new ground teaches that a die is a die wherever it lies. Half the locator's
-samples so trained found those dice (missed 43 -> 23 over three sets) but took more coins and clutter
-outside the bowl for dice: more wrong verdicts, so the committed recipe moves none.
+new ground"). A die on new ground teaches that a die is a die wherever it lies. A run with half the
+locator's samples so made found those dice (missed 43 -> 23 over three sets) but took more coins and
+clutter outside the bowl for dice: more wrong verdicts, so the committed recipe moves none.
 """
 
 from __future__ import annotations

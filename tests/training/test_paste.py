@@ -76,13 +76,12 @@ def test_the_locator_is_taught_the_moved_dice_and_none_without_a_share() -> None
                            desaturate_p=0.0, blur_p=0.0, noise_p=0.0, jpeg_p=0.0, channel_swap_p=0.0)
     empty = Scene(image=np.full((240, 320, 3), 60, np.uint8), dice=(), source="test")
     donor = dice_on((90, 90, 90), [(160, 120)])
-    cfg = SampleConfig(patch=96)
     taught = []
     for share in (0.0, 1.0):
         with_share = SampleConfig(patch=96, paste=PasteConfig(share=share))
         _, heat, _ = locator_batch([empty, donor], 64, np.random.default_rng(1), with_share, no_aug)
         taught.append(int((heat == 1.0).sum()))
-    assert cfg.paste.share == 0.0  # the default moves none
+    assert SampleConfig().paste.share == 0.0  # the default moves none
     # without a share only the donor's own die is taught; with one, dice moved onto the empty table too
     assert taught[0] > 8 and taught[1] >= taught[0] + 8
 
