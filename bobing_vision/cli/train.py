@@ -121,6 +121,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.add_argument(flag, type=float, default=default, metavar="S",
                             help=f"share of {what} (0 <= S <= 1; {note})")
     parser.add_argument(
+        "--paste-inside-rim", type=float, default=PasteConfig.inside_rim, metavar="R",
+        help="with --paste-share, move dice only within this share of a scene's labelled rim (0 < R <= 1; "
+             "default: anywhere in the frame)",
+    )
+    parser.add_argument(
+        "--paste-negatives", type=int, default=PasteConfig.negatives, metavar="N",
+        help="with --paste-share, also move up to N of the donor's mined false dice (--mine-from), unlabelled, "
+             "so that a pasted patch is no sign of a die (default: 0)",
+    )
+    parser.add_argument(
         "--oblique-tilt", type=float, default=OBLIQUE_TILT, metavar="DEG",
         help=f"how far off vertical those scenes are seen at most ({SceneSpec.max_tilt_deg:g} <= DEG <= "
              f"{MAX_TILT_DEG:g}; "
@@ -202,6 +212,10 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
                            f"got {args.pip_colour_distance}")
     if args.exposure_sigma < 0:
         raise InvalidInput(f"expected --exposure-sigma >= 0, got {args.exposure_sigma}")
+    if args.paste_inside_rim is not None and not 0 < args.paste_inside_rim <= 1:
+        raise InvalidInput(f"expected 0 < --paste-inside-rim <= 1, got {args.paste_inside_rim}")
+    if args.paste_negatives < 0:
+        raise InvalidInput(f"expected --paste-negatives >= 0, got {args.paste_negatives}")
     if args.leaning_side_share > 0 and args.mine_from is None:  # the spots come from mining: none without it
         raise InvalidInput("expected --mine-from with --leaning-side-share: the spots are the mined models' peaks")
     return real_folders(args)
@@ -259,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     shape = {name: getattr(args, name) for name in READER_SHAPE if getattr(args, name) is not None}
     cfg = replace(cfg, **shape)
     sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share,
-                          paste=PasteConfig(share=args.paste_share))
+                          paste=PasteConfig(share=args.paste_share, inside_rim=args.paste_inside_rim,
+                                            negatives=args.paste_negatives))
     try:
         aug = AugmentConfig(brightness_sigma=args.exposure_sigma, sharpen_p=args.sharpen_share,
                             invert_p=args.invert_share, resample_p=args.resample_share,

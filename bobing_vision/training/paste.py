@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from bobing_vision.training.scenes import DieTarget, Scene
+from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
+from bobing_vision.vision.reading import Bowl
 
 
 @dataclass(frozen=True)
@@ -40,31 +41,46 @@ class PasteConfig:
     # a ring of other ground round every moved die would be a cue no unmoved die has.
     match_ground: float = 40.0
     tries: int = 20  # places drawn for each die before giving it up
+    # Moved only inside the scene's rim, where it has one (within this share of its radii; None:
+    # anywhere): dice moved onto the table taught the locator that clutter there is dice.
+    inside_rim: float | None = None
+    # Up to this many of the donor's mined false dice (`Scene.negatives`) moved the same way, unlabelled:
+    # the patch's faded edge is then no sign of a die.
+    negatives: int = 0
 
 
 def movable(scene: Scene, cfg: PasteConfig) -> list[DieTarget]:
     """The scene's dice whose patch holds no part of another die: a neighbour's half would be
     pasted unlabelled."""
-    out = []
-    for d in scene.dice:
-        clear = all(
-            math.dist(d.center, o.center) > cfg.reach * d.size + 0.6 * o.size for o in scene.dice if o is not d
-        )
-        if clear:
-            out.append(d)
-    return out
+    return [d for d in scene.dice if _clear(d, scene, cfg)]
 
 
-def _free_spot(rng: np.random.Generator, shape: tuple[int, ...], radius: float, dice: list[DieTarget],
-               cfg: PasteConfig) -> tuple[float, float] | None:
-    """A point whose patch of `radius` lies inside the frame and clear of every die, or None."""
+def _clear(spot: DieTarget, scene: Scene, cfg: PasteConfig) -> bool:
+    """Whether `spot`'s patch holds no part of a die of `scene` other than itself."""
+    return all(math.dist(spot.center, o.center) > cfg.reach * spot.size + 0.6 * o.size
+               for o in scene.dice if o is not spot)
+
+
+def false_dice(scene: Scene, side: float, cfg: PasteConfig) -> list[DieTarget]:
+    """The scene's mined false dice as spots `side` wide whose patch holds no part of a die."""
+    spots = (DieTarget(center=(float(x), float(y)), size=side, face=UNREADABLE, pips=None)
+             for x, y in scene.negatives)
+    return [spot for spot in spots if _clear(spot, scene, cfg)]
+
+
+def _free_spot(rng: np.random.Generator, shape: tuple[int, ...], radius: float, taken: list[DieTarget],
+               rim: Bowl | None, cfg: PasteConfig) -> tuple[float, float] | None:
+    """A point whose patch of `radius` lies inside the frame, clear of every spot taken and, given a
+    rim, within `cfg.inside_rim` of it; or None."""
     h, w = shape[:2]
     half = math.ceil(radius) + 1  # the patch's half side in whole pixels (`_blend`), and a pixel for rounding
     if 2 * half + 2 > min(h, w):
         return None
     for _ in range(cfg.tries):
         x, y = rng.uniform(half, w - half - 1), rng.uniform(half, h - half - 1)
-        if all(math.dist((x, y), d.center) > radius + cfg.reach * d.size for d in dice):
+        if rim is not None and cfg.inside_rim is not None and rim.normalized_radius((x, y)) > cfg.inside_rim:
+            continue
+        if all(math.dist((x, y), d.center) > radius + cfg.reach * d.size for d in taken):
             return (x, y)
     return None
 
@@ -94,20 +110,29 @@ def _blend(image: np.ndarray, donor: np.ndarray, die: DieTarget, at: tuple[float
 
 def paste_dice(scene: Scene, donor: Scene, rng: np.random.Generator, cfg: PasteConfig) -> Scene:
     """`scene` with up to `cfg.most` of `donor`'s dice pasted where no die lies, labelled with their face
-    and size there. Pips are not carried: the locator, the only user, learns centres and sizes."""
+    and size there, and up to `cfg.negatives` of its false dice, unlabelled. Pips are not carried: the
+    locator, the only user, learns centres and sizes."""
     candidates = movable(donor, cfg)
     if not candidates:
         return scene
+    moves = [(candidates[int(i)], True) for i in rng.permutation(len(candidates))[: int(rng.integers(1, cfg.most + 1))]]
+    if cfg.negatives:
+        false = false_dice(donor, float(np.median([d.size for d in donor.dice])), cfg)
+        moves += [(false[int(i)], False) for i in rng.permutation(len(false))[: cfg.negatives]]
     sides = [d.size for d in scene.dice]
+    rim = None if scene.bowl is None else Bowl(*scene.bowl)
     image = scene.image.copy()
     dice = list(scene.dice)
-    for i in rng.permutation(len(candidates))[: int(rng.integers(1, cfg.most + 1))]:
-        die = candidates[int(i)]
-        side = (float(np.median(sides)) if sides else die.size) * rng.uniform(*cfg.resize)
-        side = float(np.clip(side, die.size / cfg.most_scaled, die.size * cfg.most_scaled))
-        at = _free_spot(rng, image.shape, cfg.reach * side, dice, cfg)
+    taken = list(scene.dice)
+    for spot, is_die in moves:
+        side = (float(np.median(sides)) if sides else spot.size) * rng.uniform(*cfg.resize)
+        side = float(np.clip(side, spot.size / cfg.most_scaled, spot.size * cfg.most_scaled))
+        at = _free_spot(rng, image.shape, cfg.reach * side, taken, rim, cfg)
         if at is None:
             continue
-        _blend(image, donor.image, die, at, side, cfg, rng)
-        dice.append(DieTarget(center=at, size=side, face=die.face, pips=None))
+        _blend(image, donor.image, spot, at, side, cfg, rng)
+        moved = DieTarget(center=at, size=side, face=spot.face, pips=None)
+        taken.append(moved)
+        if is_die:
+            dice.append(moved)
     return replace(scene, image=image, dice=tuple(dice))

@@ -12,6 +12,7 @@ import numpy as np
 
 from bobing_vision.dataset.labels import ImageLabel, load_labels
 from bobing_vision.errors import InvalidInput
+from bobing_vision.geometry import Ellipse
 
 SYNTH_SOURCE = "synth"  # the source name of generated scenes
 UNREADABLE = 0  # the face of a die that must be read as "not a readable top face" (a cocked die)
@@ -34,6 +35,7 @@ class Scene:
     # (K, 3) x, y and face side of the spots a model took for a die's top face on a leaning die, off its
     # top face's centre: a side face that the reader must learn to call unreadable, not read.
     leaning_spots: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    bowl: Ellipse | None = None  # the rim as labelled (DATA.md's ellipse), when it is
 
     @property
     def has_pips(self) -> bool:
@@ -49,7 +51,7 @@ def scene_from_label(image: np.ndarray, label: ImageLabel, source: str, with_pip
         if with_pips:
             pips = np.array([[p.center[0], p.center[1], float(p.red)] for p in d.pips], np.float32).reshape(-1, 3)
         dice.append(DieTarget(center=d.center, size=float(d.size), face=UNREADABLE if d.cocked else d.face, pips=pips))
-    return Scene(image=image, dice=tuple(dice), source=source)
+    return Scene(image=image, dice=tuple(dice), source=source, bowl=label.bowl)
 
 
 def load_real_set(folder: Path | str) -> list[Scene]:

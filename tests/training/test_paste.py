@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.paste import PasteConfig, movable, paste_dice
 from bobing_vision.training.samples import SampleConfig, locator_batch
 from bobing_vision.training.scenes import DieTarget, Scene
+from bobing_vision.vision.reading import Bowl
 
 ALWAYS = PasteConfig(share=1.0, most=1, resize=(1.0, 1.0))
 
@@ -98,3 +101,17 @@ def test_dice_moved_anywhere_in_frames_of_any_size_stay_whole_in_view() -> None:
         for die in moved.dice:
             reach = cfg.reach * die.size
             assert reach <= die.center[0] <= w - reach and reach <= die.center[1] <= h - reach
+
+
+def test_dice_moved_inside_the_rim_land_within_it_and_false_dice_move_unlabelled() -> None:
+    rim = (160.0, 120.0, 150.0, 110.0, 0.0)  # cx, cy, rx, ry, angle: a bowl filling the frame
+    target = replace(dice_on((170, 60, 40), []), bowl=rim)
+    donor = replace(dice_on((90, 90, 90), [(60, 60)]), negatives=np.array([[250.0, 180.0]]))
+    inside = PasteConfig(share=1.0, most=1, resize=(1.0, 1.0), inside_rim=0.8, negatives=1)
+    for seed in range(10):
+        moved = paste_dice(target, donor, np.random.default_rng(seed), inside)
+        for die in moved.dice:
+            assert Bowl(*rim).normalized_radius(die.center) <= 0.8
+        # two patches pasted (the die and the false die), one labelled
+        changed = np.any(moved.image != target.image, axis=2)
+        assert len(moved.dice) == 1 and changed.sum() > 2 * 0.75 ** 2 * np.pi * 30 ** 2

@@ -60,6 +60,8 @@ OUT_OF_RANGE = [
                    "--oblique-share", "--paste-share")
       for share in ("2", "-0.1")),
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
+    ("--paste-inside-rim", "0", "expected 0 < --paste-inside-rim <= 1, got 0.0"),
+    ("--paste-negatives", "-1", "expected --paste-negatives >= 0, got -1"),
     *(("--ema-decay", decay, f"expected 0 < --ema-decay < 1, got {float(decay)}") for decay in ("0", "1")),
     *(("--oblique-tilt", tilt, f"expected 30 <= --oblique-tilt <= 60, got {float(tilt)}") for tilt in ("25", "61")),
     *(("--pip-colour-distance", d, f"expected 0 < --pip-colour-distance <= 200, got {float(d)}") for d in ("0", "250")),
@@ -97,7 +99,10 @@ def test_the_generated_share_given_is_the_share_trained_with(tmp_path: Path, mon
 def test_the_paste_share_given_is_the_share_of_locator_samples_with_dice_moved(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, sample = settings_trained_with(monkeypatch, tmp_path, "--paste-share", "0.4")
-    assert sample.paste.share == 0.4
+    assert sample.paste.share == 0.4 and sample.paste.inside_rim is None and sample.paste.negatives == 0
+    _, sample = settings_trained_with(monkeypatch, tmp_path, "--paste-share", "0.4", "--paste-inside-rim", "0.9",
+                                      "--paste-negatives", "2")
+    assert sample.paste.inside_rim == 0.9 and sample.paste.negatives == 2
 
 
 def test_a_leaning_side_share_without_models_to_mine_is_refused(tmp_path: Path,
