@@ -37,7 +37,7 @@ class PasteConfig:
     resize: tuple[float, float] = (0.8, 1.25)
     # ...yet never grown or shrunk past this factor: a die blown up 2.5 times is a blur no camera makes.
     most_scaled: float = 1.5
-    # The patch is shifted in each channel by up to this much so that its rim matches the new ground's:
+    # The patch is shifted in each channel by up to this much so that its edge matches the new ground's:
     # a ring of other ground round every moved die would be a cue no unmoved die has.
     match_ground: float = 40.0
     tries: int = 20  # places drawn for each die before giving it up
@@ -102,8 +102,8 @@ def _blend(image: np.ndarray, donor: np.ndarray, die: DieTarget, at: tuple[float
     r = np.hypot(xx + x0 - at[0], yy + y0 - at[1]) / radius
     alpha = np.clip((1.0 - r) / (1.0 - cfg.solid), 0.0, 1.0)[..., None]
     ground = image[y0 : y0 + 2 * half + 1, x0 : x0 + 2 * half + 1].astype(np.float32)
-    rim = (r > cfg.solid) & (r <= 1.0)
-    shift = np.clip(ground[rim].mean(axis=0) - patch[rim].mean(axis=0), -cfg.match_ground, cfg.match_ground)
+    edge = (r > cfg.solid) & (r <= 1.0)  # the fading ring: donor ground there meets the new ground
+    shift = np.clip(ground[edge].mean(axis=0) - patch[edge].mean(axis=0), -cfg.match_ground, cfg.match_ground)
     mixed = alpha * (patch.astype(np.float32) + shift) + (1.0 - alpha) * ground
     image[y0 : y0 + 2 * half + 1, x0 : x0 + 2 * half + 1] = np.clip(mixed + 0.5, 0, 255).astype(np.uint8)
 
