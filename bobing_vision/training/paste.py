@@ -119,13 +119,13 @@ def paste_dice(scene: Scene, donor: Scene, rng: np.random.Generator, cfg: PasteC
     if cfg.negatives:
         false = false_dice(donor, float(np.median([d.size for d in donor.dice])), cfg)
         moves += [(false[int(i)], False) for i in rng.permutation(len(false))[: cfg.negatives]]
-    sides = [d.size for d in scene.dice]
+    typical = float(np.median([d.size for d in scene.dice])) if scene.dice else None  # the scene's dice' side
     rim = None if scene.bowl is None else Bowl(*scene.bowl)
     image = scene.image.copy()
     dice = list(scene.dice)
     taken = list(scene.dice)
     for spot, is_die in moves:
-        side = (float(np.median(sides)) if sides else spot.size) * rng.uniform(*cfg.resize)
+        side = (spot.size if typical is None else typical) * rng.uniform(*cfg.resize)
         side = float(np.clip(side, spot.size / cfg.most_scaled, spot.size * cfg.most_scaled))
         at = _free_spot(rng, image.shape, cfg.reach * side, taken, rim, cfg)
         if at is None:
