@@ -75,6 +75,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--epochs", type=int, default=30, help="passes over the scenes")
     parser.add_argument("--max-steps", type=int, default=None, help="stop after this many steps (smoke runs)")
     parser.add_argument(
+        "--save-every", type=int, default=200, metavar="N",
+        help="save the run's progress in --out every N steps (about two minutes on two cores; 0: never)",
+    )
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="continue the run saved in --out where it stopped; give the stopped run's command again with this",
+    )
+    parser.add_argument(
         "--mine-from", type=Path, default=None, metavar="DIR",
         help="models whose false dice on the training scenes become hard 'not a die' examples",
     )
@@ -210,6 +218,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
     if args.pip_colour_distance is not None and not 0 < args.pip_colour_distance <= MAX_PIP_COLOUR_DISTANCE:
         raise InvalidInput(f"expected 0 < --pip-colour-distance <= {MAX_PIP_COLOUR_DISTANCE:g}, "
                            f"got {args.pip_colour_distance}")
+    if args.save_every < 0:
+        raise InvalidInput(f"expected --save-every >= 0, got {args.save_every}")
     if args.exposure_sigma < 0:
         raise InvalidInput(f"expected --exposure-sigma >= 0, got {args.exposure_sigma}")
     if args.paste_inside_rim is not None and not 0 < args.paste_inside_rim <= 1:
@@ -280,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
                             invert_p=args.invert_share, resample_p=args.resample_share,
                             random_filter_p=args.random_filter_share)
         result = train(scenes, args.out, cfg, sample, aug=aug,
-                       max_steps=args.max_steps, log=lambda s: print(s, flush=True), init_from=args.init_from)
+                       max_steps=args.max_steps, log=lambda s: print(s, flush=True), init_from=args.init_from,
+                       save_every=args.save_every, resume=args.resume)
     except (FileNotFoundError, InvalidInput) as exc:
         print(f"bobing train: {exc}", file=sys.stderr)
         return 2

@@ -6,15 +6,17 @@ GIL) so augmentation overlaps the torch step. Randomness comes from the passed s
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import queue
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -26,10 +28,12 @@ from bobing_vision.errors import InvalidInput
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.nets import LocatorNet, ReaderNet
 from bobing_vision.training.onnx_graphs import face_only, free_input_size
+from bobing_vision.training.progress import PROGRESS_FILE, Progress, fingerprint, load_progress, save_progress
 from bobing_vision.training.samples import SampleConfig, locator_batch, reader_batch, source_weights
 from bobing_vision.training.scenes import Scene
 from bobing_vision.vision.detector import FACE_READER_FILE, LOCATOR_FILE, READER_FILE
 
+BATCH_THREAD = "training batches"  # the thread that makes them, by name
 CHECKPOINT_FILE = "weights.pt"  # both nets' torch weights, beside the ONNX files: a run can be continued
 
 
@@ -125,29 +129,47 @@ def peak_targets(heat: np.ndarray) -> np.ndarray:
 
 
 def batches(
-    scenes: list[Scene], cfg: TrainConfig, sample: SampleConfig, aug: AugmentConfig, steps: int
-) -> Iterator[tuple[np.ndarray, ...]]:
-    """Yields (loc images, heat, reg, crops, labels, pip heat, pip mask), made ahead by one thread.
+    scenes: list[Scene], cfg: TrainConfig, sample: SampleConfig, aug: AugmentConfig, steps: int,
+    state: dict[str, Any] | None = None,
+) -> Generator[tuple[tuple[np.ndarray, ...], dict[str, Any]], None, None]:
+    """Yields (loc images, heat, reg, crops, labels, pip heat, pip mask), made ahead by one thread, each with
+    the generator's state after it (where a continued run starts from; `state`: where this one does).
     Every source (each real set, the generator) gets an equal share of each batch on average."""
     rng = np.random.default_rng(cfg.seed + 1)
+    if state is not None:
+        rng.bit_generator.state = state
     weights = source_weights(scenes, sample.synth_share)
     q: queue.Queue = queue.Queue(maxsize=6)
+    stop = threading.Event()
+
+    def hand_over(item: object) -> None:
+        while not stop.is_set():  # a training that stopped takes no more: the thread ends, not waits
+            try:
+                q.put(item, timeout=0.5)
+                return
+            except queue.Full:
+                continue
 
     def produce() -> None:
         try:
             for _ in range(steps):
+                if stop.is_set():
+                    return
                 loc = locator_batch(scenes, cfg.locator_batch, rng, sample, aug, weights)
                 crops, labels, pip_heat, pip_mask = reader_batch(scenes, cfg.reader_batch, rng, sample, aug, weights)
-                q.put((*loc, crops, labels, peak_targets(pip_heat), pip_mask))
+                hand_over(((*loc, crops, labels, peak_targets(pip_heat), pip_mask), rng.bit_generator.state))
         except Exception as exc:  # handed over: a dead thread would leave the training waiting for ever
-            q.put(exc)
+            hand_over(exc)
 
-    threading.Thread(target=produce, daemon=True).start()
-    for _ in range(steps):
-        item = q.get()
-        if isinstance(item, Exception):
-            raise item
-        yield item
+    threading.Thread(target=produce, name=BATCH_THREAD, daemon=True).start()
+    try:
+        for _ in range(steps):
+            item = q.get()
+            if isinstance(item, Exception):
+                raise item
+            yield item
+    finally:
+        stop.set()
 
 
 def load_weights(locator: LocatorNet, reader: ReaderNet, folder: Path) -> None:
@@ -173,13 +195,39 @@ def optimiser(
     return opt, torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg.lr, total_steps=steps, pct_start=0.05)
 
 
+def take_step(
+    batch: tuple[np.ndarray, ...], locator: LocatorNet, reader: ReaderNet, opt: torch.optim.Optimizer,
+    sched: torch.optim.lr_scheduler.LRScheduler, averages: list[AveragedModel], cfg: TrainConfig,
+) -> dict[str, float]:
+    """One optimiser step of both nets on one batch; returns the batch's losses."""
+    images, heat, reg, crops, labels, pip_heat, pip_mask = (torch.from_numpy(b) for b in batch)
+    losses = locator_loss(locator(images), heat, reg, cfg)
+    logits, pips = reader(crops)
+    losses.update(reader_loss(logits, pips, labels, pip_heat, pip_mask, cfg))
+    total = sum(losses.values())
+    opt.zero_grad(set_to_none=True)
+    total.backward()  # type: ignore[union-attr]
+    opt.step()
+    sched.step()
+    for average, net in zip(averages, (locator, reader)):
+        average.update_parameters(net)
+    return {k: float(v.detach()) for k, v in losses.items()}
+
+
+def run_digest(scenes: list[Scene], cfg: TrainConfig, sample: SampleConfig, aug: AugmentConfig, steps: int) -> str:
+    """What a continued run must share with the saved one (`progress.fingerprint`); the threads may change."""
+    return fingerprint(scenes, (replace(cfg, threads=0), sample, aug, steps))
+
+
 def train(
     scenes: list[Scene], out_dir: Path, cfg: TrainConfig = TrainConfig(), sample: SampleConfig = SampleConfig(),
     aug: AugmentConfig = AugmentConfig(), max_steps: int | None = None, log: Callable[[str], None] | None = None,
-    init_from: Path | None = None,
+    init_from: Path | None = None, save_every: int | None = None, resume: bool = False,
 ) -> TrainResult:
     """Train both nets on `scenes` (from the weights saved in `init_from`, if given) and write the
-    .onnx files (the locator, the reader and its face part alone) and the torch weights into `out_dir`."""
+    .onnx files (the locator, the reader and its face part alone) and the torch weights into `out_dir`.
+    Every `save_every` steps the run's progress is saved there; `resume` continues from it."""
+    say = log or (lambda text: None)
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     locator = LocatorNet()
@@ -193,29 +241,40 @@ def train(
     averages = [] if cfg.ema_decay is None else [
         AveragedModel(net, multi_avg_fn=get_ema_multi_avg_fn(cfg.ema_decay), use_buffers=True)
         for net in (locator, reader)]
-    start = time.monotonic()
-    running: dict[str, float] = {}
+    # everything a continued run must take up as it was: the nets, the optimiser's moments and schedule
+    parts: dict[str, Any] = {"locator": locator, "reader": reader, "optimiser": opt, "schedule": sched}
+    parts.update((f"average {i}", average) for i, average in enumerate(averages))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    saved = out_dir / PROGRESS_FILE
+    digest = run_digest(scenes, cfg, sample, aug, steps)
+    done = Progress(step=0, batch_state=None, seconds=0.0, running={})
+    if resume and saved.is_file():
+        done, states = load_progress(saved, digest)
+        for name, part in parts.items():
+            part.load_state_dict(states[name])
+        torch.set_rng_state(states["torch random"])  # what a random layer (MixStyle) draws next
+        say(f"continuing from step {done.step} of {steps}, saved in {saved}")
+    elif resume:
+        say(f"no progress saved in {out_dir}: starting from the first step")
+    start = time.monotonic() - done.seconds
+    running = dict(done.running)
     locator.train()
     reader.train()
-    for step, batch in enumerate(batches(scenes, cfg, sample, aug, steps)):
-        images, heat, reg, crops, labels, pip_heat, pip_mask = (torch.from_numpy(b) for b in batch)
-        losses = locator_loss(locator(images), heat, reg, cfg)
-        logits, pips = reader(crops)
-        losses.update(reader_loss(logits, pips, labels, pip_heat, pip_mask, cfg))
-        total = sum(losses.values())
-        opt.zero_grad(set_to_none=True)
-        total.backward()  # type: ignore[union-attr]
-        opt.step()
-        sched.step()
-        for average, net in zip(averages, (locator, reader)):
-            average.update_parameters(net)
-        for k, v in losses.items():
-            value = float(v.detach())
-            running[k] = 0.98 * running.get(k, value) + 0.02 * value
-        if log is not None and (step % 50 == 0 or step == steps - 1):
-            text = " ".join(f"{k}={v:.3f}" for k, v in running.items())
-            log(f"step {step + 1}/{steps} {time.monotonic() - start:.0f}s {text}")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    # closed however the loop ends, so that the thread making batches ends with it
+    with contextlib.closing(batches(scenes, cfg, sample, aug, steps - done.step, done.batch_state)) as todo:
+        for step, (batch, batch_state) in enumerate(todo, start=done.step):
+            losses = take_step(batch, locator, reader, opt, sched, averages, cfg)
+            for k, value in losses.items():
+                running[k] = 0.98 * running.get(k, value) + 0.02 * value
+            if step % 50 == 0 or step == steps - 1:
+                text = " ".join(f"{k}={v:.3f}" for k, v in running.items())
+                say(f"step {step + 1}/{steps} {time.monotonic() - start:.0f}s {text}")
+            if save_every and (step + 1) % save_every == 0 and step + 1 < steps:
+                states = {name: part.state_dict() for name, part in parts.items()}
+                states["torch random"] = torch.get_rng_state()
+                save_progress(saved, digest, Progress(step + 1, batch_state, time.monotonic() - start, dict(running)),
+                              states)
+                say(f"saved progress at step {step + 1} in {saved}")
     weights: dict[str, object] = {}
     if averages:  # the averages are exported; the last step's weights are kept beside them
         weights["last_step"] = copy.deepcopy({"locator": locator.state_dict(), "reader": reader.state_dict()})
@@ -224,6 +283,7 @@ def train(
     weights.update(locator=locator.state_dict(), reader=reader.state_dict())
     torch.save(weights, out_dir / CHECKPOINT_FILE)
     diff = export(locator, reader, out_dir, sample)
+    saved.unlink(missing_ok=True)  # the run is whole: nothing is left to continue
     return TrainResult(
         locator=out_dir / LOCATOR_FILE, reader=out_dir / READER_FILE, steps=steps,
         seconds=time.monotonic() - start, last_losses=running, export_max_diff=diff,

@@ -62,6 +62,7 @@ OUT_OF_RANGE = [
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
     ("--paste-inside-rim", "0", "expected 0 < --paste-inside-rim <= 1, got 0.0"),
     ("--paste-negatives", "-1", "expected --paste-negatives >= 0, got -1"),
+    ("--save-every", "-1", "expected --save-every >= 0, got -1"),
     *(("--ema-decay", decay, f"expected 0 < --ema-decay < 1, got {float(decay)}") for decay in ("0", "1")),
     *(("--oblique-tilt", tilt, f"expected 30 <= --oblique-tilt <= 60, got {float(tilt)}") for tilt in ("25", "61")),
     *(("--pip-colour-distance", d, f"expected 0 < --pip-colour-distance <= 200, got {float(d)}") for d in ("0", "250")),
@@ -74,6 +75,31 @@ def test_an_option_out_of_range_is_refused_before_anything_is_written(
     assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", option, value]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "models").exists()
+
+
+def test_a_run_stopped_part_way_is_continued_by_its_command_again_with_resume(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    from bobing_vision.training import train
+
+    out = tmp_path / "models"
+    command = ["--out", str(out), "--synth", "2", "--real", "--epochs", "3", "--save-every", "1"]
+    export = train.export
+
+    def power_cut(*args: object) -> None:
+        raise KeyboardInterrupt  # stopped after the last step, before the models were written
+
+    monkeypatch.setattr(train, "export", power_cut)
+    with pytest.raises(KeyboardInterrupt):
+        main(command)
+    assert "saved progress at step 2" in capsys.readouterr().out
+    monkeypatch.setattr(train, "export", export)
+    assert main([*command, "--resume"]) == 0
+    said = capsys.readouterr().out
+    assert f"continuing from step 2 of 3, saved in {out / 'progress.pt'}" in said and "step 3/3" in said
+    assert "step 1/3" not in said  # the steps done are not trained again
+    assert sorted(p.name for p in out.iterdir()) == ["dice_locator.onnx", "face_reader.onnx", "pip_reader.onnx",
+                                                     "weights.pt"]
 
 
 def settings_trained_with(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *options: str) -> tuple:
