@@ -131,7 +131,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--paste-inside-rim", type=float, default=PasteConfig.inside_rim, metavar="R",
         help="with --paste-share, move dice only within this share of a scene's labelled rim (0 < R <= 1; "
-             "default: anywhere in the frame)",
+             "default: anywhere in the frame; 0.9 with --paste-negatives 2 tried, not kept: models/HISTORY.md)",
     )
     parser.add_argument(
         "--paste-negatives", type=int, default=PasteConfig.negatives, metavar="N",
