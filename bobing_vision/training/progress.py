@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -62,8 +63,9 @@ def load_progress(path: Path, digest: str) -> tuple[Progress, dict[str, Any]]:
         progress = Progress(**saved["progress"])
         states = saved["states"]
         saved_digest = saved["fingerprint"]
-    except (RuntimeError, EOFError, KeyError, TypeError) as exc:
-        raise InvalidInput(f"expected {path} to hold a saved `bobing train` run, got an unreadable file ({exc}); "
+    except (RuntimeError, EOFError, KeyError, TypeError, pickle.UnpicklingError) as exc:
+        why = (str(exc).splitlines() or [type(exc).__name__])[0][:100]  # torch's own messages run to pages
+        raise InvalidInput(f"expected {path} to hold a saved `bobing train` run, got an unreadable file ({why}); "
                            "delete it to start over") from exc
     if saved_digest != digest:
         raise InvalidInput(f"expected the settings and scenes of the run saved in {path}, got others; give that "

@@ -96,13 +96,15 @@ def test_a_run_is_known_again_by_another_process_and_with_other_threads() -> Non
     assert run_digest([one_die_scene()], TrainConfig(), SampleConfig(), AugmentConfig(), 7) != here
 
 
-def test_a_torn_progress_file_is_a_clear_error_and_is_left_for_the_user(tmp_path: Path) -> None:
+@pytest.mark.parametrize("spoil", ["torn", "text"])
+def test_a_torn_progress_file_is_a_clear_error_and_is_left_for_the_user(spoil: str, tmp_path: Path) -> None:
     stopped_run(tmp_path)
     saved = tmp_path / PROGRESS_FILE
-    saved.write_bytes(saved.read_bytes()[:200])
+    spoilt = saved.read_bytes()[:200] if spoil == "torn" else b"not a saved run\n"
+    saved.write_bytes(spoilt)
     with pytest.raises(InvalidInput, match="unreadable file .* delete it to start over"):
         train(scenes(), tmp_path, SMALL, resume=True)
-    assert saved.stat().st_size == 200
+    assert saved.read_bytes() == spoilt
 
 
 def test_resume_with_nothing_saved_starts_from_the_first_step(tmp_path: Path) -> None:
