@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from bobing_vision.errors import InvalidInput
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.samples import SampleConfig
+from bobing_vision.training.scenes import Scene
 from tests.training.test_training_samples import one_die_scene
 
 torch = pytest.importorskip("torch")
@@ -29,20 +31,20 @@ class Stopped(Exception):
     """The power cut of these tests."""
 
 
-def stop_after_saving(step: int):  # type: ignore[no-untyped-def]
+def stop_after_saving(step: int) -> Callable[[str], None]:
     def log(text: str) -> None:
         if text.startswith(f"saved progress at step {step} "):
             raise Stopped(text)
     return log
 
 
-def scenes() -> list:
+def scenes() -> list[Scene]:
     return [one_die_scene(face=f) for f in (1, 4)]
 
 
-def stopped_run(out: Path, cfg: TrainConfig = SMALL) -> None:
+def stopped_run(out: Path) -> None:
     with pytest.raises(Stopped):
-        train(scenes(), out, cfg, save_every=2, log=stop_after_saving(4))
+        train(scenes(), out, SMALL, save_every=2, log=stop_after_saving(4))
     assert (out / PROGRESS_FILE).is_file() and not (out / CHECKPOINT_FILE).exists()
     # the thread making batches ends with the training, not waits for ever to hand over the next one
     deadline = time.monotonic() + 5
