@@ -226,8 +226,19 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
         raise InvalidInput(f"expected 0 < --paste-inside-rim <= 1, got {args.paste_inside_rim}")
     if args.paste_negatives < 0:
         raise InvalidInput(f"expected --paste-negatives >= 0, got {args.paste_negatives}")
-    if args.leaning_side_share > 0 and args.mine_from is None:  # the spots come from mining: none without it
-        raise InvalidInput("expected --mine-from with --leaning-side-share: the spots are the mined models' peaks")
+    # Options that act only through another: given alone, the run would train as if they were not given.
+    mined, pasted = args.mine_from is not None, args.paste_share > 0
+    for flag, given, needed, present, why in (
+            ("--leaning-side-share", args.leaning_side_share > 0, "--mine-from", mined,
+             "the spots are the mined models' peaks"),
+            ("--paste-negatives", args.paste_negatives > 0, "--mine-from", mined,
+             "the false dice moved are the mined models' peaks"),
+            ("--paste-negatives", args.paste_negatives > 0, "--paste-share", pasted,
+             "false dice are moved only into the samples that dice are moved into"),
+            ("--paste-inside-rim", args.paste_inside_rim is not None, "--paste-share", pasted,
+             "it says where the dice moved go")):
+        if given and not present:
+            raise InvalidInput(f"expected {needed} with {flag}: {why}")
     return real_folders(args)
 
 

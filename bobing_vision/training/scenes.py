@@ -55,7 +55,9 @@ def scene_from_label(image: np.ndarray, label: ImageLabel, source: str, with_pip
 
 
 def load_real_set(folder: Path | str) -> list[Scene]:
-    """Every labelled image of a DATA.md folder; pips are unknown for real photos."""
+    """Every labelled image of a DATA.md folder. Photos labelled by hand give no pips; an image whose
+    every die has its pips labelled (a renderer's set, `bench/raytraced_bowls.py`) keeps them, so they
+    teach the pip head too and their red pips stay red (no channel swap on them)."""
     folder = Path(folder)
     labels = load_labels(folder)
     scenes = []
@@ -63,7 +65,8 @@ def load_real_set(folder: Path | str) -> list[Scene]:
         image = cv2.imread(str(folder / name), cv2.IMREAD_COLOR)
         if image is None:
             raise InvalidInput(f"expected a readable image, got {folder / name}")
-        scenes.append(scene_from_label(image, label, folder.name, with_pips=False))
+        with_pips = all(d.pips for d in label.dice)
+        scenes.append(scene_from_label(image, label, folder.name, with_pips=with_pips))
     return scenes
 
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from bobing_vision.cli.train import main as train_main
-from bobing_vision.dataset.labels import DieLabel, ImageLabel, save_labels
+from bobing_vision.dataset.labels import DieLabel, ImageLabel, PipLabel, save_labels
 from bobing_vision.die_faces import PIP_LAYOUT
 from bobing_vision.training.real_pips import die_pips, label_real_pips
-from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene
+from bobing_vision.training.scenes import UNREADABLE, DieTarget, Scene, load_real_set
 
 BLACK, RED, IVORY = (25, 25, 25), (40, 40, 200), (225, 235, 240)
 ORANGE_RED = (70, 100, 180)  # between red and not: neither label of the red heat would be sure
@@ -78,6 +78,25 @@ def test_labelled_pips_are_kept_and_missing_ones_fitted() -> None:
     scene = label_real_pips(Scene(image=image, dice=(known, fitted), source="photos"))
     assert scene.dice[0] is known
     assert scene.dice[1].pips is not None and len(scene.dice[1].pips) == 6
+
+
+@pytest.mark.parametrize(("labelled", "kept"), [((6, 2), (6, 2)), ((6, 0), (None, None)), ((0, 0), (None, None))])
+def test_a_set_that_labels_every_dies_pips_keeps_them(labelled: tuple[int, int], kept: tuple, tmp_path: Path) -> None:
+    """A renderer's set labels each die's pips and they are trained on; photos labelled by hand have none,
+    and an image with one die's pips missing keeps none (a die without its pips is no pip target)."""
+    image, die, true = photo_of_a_die(6)
+    cv2.imwrite(str(tmp_path / "one.png"), image)
+    (cx, cy), half = die.center, die.size / 2
+    box = (cx - half, cy - half, cx + half, cy + half)
+    pips = tuple(PipLabel((float(x), float(y)), red=False) for x, y in true)
+    dice = tuple(DieLabel(face=6, box=box, pips=pips[:n]) for n in labelled)
+    save_labels(tmp_path, {"one.png": ImageLabel(file="one.png", dice=dice)})
+    (scene,) = load_real_set(tmp_path)
+    assert tuple(None if d.pips is None else len(d.pips) for d in scene.dice) == kept
+    if kept[0] is not None:
+        assert scene.dice[0].pips is not None
+        np.testing.assert_allclose(scene.dice[0].pips[:, :2], true, atol=0.1)
+        assert not scene.dice[0].pips[:, 2].any()  # black pips stay black
 
 
 @pytest.mark.parametrize(("flag", "fitted"), [(["--real-pips"], 6), ([], None)])

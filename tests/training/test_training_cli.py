@@ -47,6 +47,9 @@ def test_leaving_out_a_set_that_is_not_there_is_an_error(tmp_path: Path, capsys:
     assert "expected --exclude-real to name one of ['byler'], got ['byler-d6']" in capsys.readouterr().err
 
 
+COMMITTED_MODELS = Path(__file__).resolve().parents[2] / "models"  # mined from where a run needs models
+
+
 OUT_OF_RANGE = [
     *(("--synth-share", share, f"expected 0 < --synth-share <= 1, got {float(share)}") for share in ("0", "1.5", "-0.25")),
     *(("--reader-width", width, f"expected --reader-width even and at least 8, got {width}") for width in ("7", "6", "33")),
@@ -127,20 +130,27 @@ def test_the_paste_share_given_is_the_share_of_locator_samples_with_dice_moved(
     _, sample = settings_trained_with(monkeypatch, tmp_path, "--paste-share", "0.4")
     assert sample.paste.share == 0.4 and sample.paste.inside_rim is None and sample.paste.negatives == 0
     _, sample = settings_trained_with(monkeypatch, tmp_path, "--paste-share", "0.4", "--paste-inside-rim", "0.9",
-                                      "--paste-negatives", "2")
+                                      "--paste-negatives", "2", "--mine-from", str(COMMITTED_MODELS))
     assert sample.paste.inside_rim == 0.9 and sample.paste.negatives == 2
 
 
-def test_a_leaning_side_share_without_models_to_mine_is_refused(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--leaning-side-share", "0.3"]) == 2
-    assert "expected --mine-from with --leaning-side-share" in capsys.readouterr().err
+@pytest.mark.parametrize(("given", "refusal"), [
+    (["--leaning-side-share", "0.3"], "expected --mine-from with --leaning-side-share"),
+    (["--paste-share", "0.5", "--paste-negatives", "2"], "expected --mine-from with --paste-negatives"),
+    (["--mine-from", str(COMMITTED_MODELS), "--paste-negatives", "2"], "expected --paste-share with --paste-negatives"),
+    (["--paste-inside-rim", "0.9"], "expected --paste-share with --paste-inside-rim"),
+])
+def test_an_option_without_the_one_it_acts_through_is_refused(given: list[str], refusal: str, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Given alone, each would change nothing, and the run would say nothing of it."""
+    assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", *given]) == 2
+    assert refusal in capsys.readouterr().err
     assert not (tmp_path / "models").exists()
 
 
 def test_the_leaning_side_share_given_is_the_share_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, sample = settings_trained_with(monkeypatch, tmp_path, "--leaning-side-share", "0.3", "--mine-from",
-                                      str(Path(__file__).resolve().parents[2] / "models"))
+                                      str(COMMITTED_MODELS))
     assert sample.leaning_spot_p == 0.3
 
 
@@ -189,7 +199,7 @@ def test_the_committed_weights_fit_the_default_nets() -> None:
     from bobing_vision.training.nets import LocatorNet
     from bobing_vision.training.train import TrainConfig, load_weights, reader_net
 
-    load_weights(LocatorNet(), reader_net(TrainConfig()), Path(__file__).resolve().parents[2] / "models")
+    load_weights(LocatorNet(), reader_net(TrainConfig()), COMMITTED_MODELS)
 
 
 def test_the_small_share_renders_that_share_of_scenes_at_320x240_and_none_leaves_the_scenes_as_they_were() -> None:
