@@ -69,7 +69,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--synth", type=int, default=1200, help="generated scenes to train on (0: none)")
     parser.add_argument(
         "--real", type=Path, nargs="*", default=None,
-        help=f"labelled real sets (DATA.md folders); default: every set in {DEFAULT_REAL_ROOT}",
+        help=f"labelled sets (DATA.md folders): real photos, or a renderer's throws, whose labelled pips are "
+             f"trained on too; default: every set in {DEFAULT_REAL_ROOT}",
     )
     parser.add_argument("--exclude-real", action="append", default=[], metavar="NAME", help="leave this set out")
     parser.add_argument("--epochs", type=int, default=30, help="passes over the scenes")

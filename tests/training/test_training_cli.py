@@ -47,7 +47,7 @@ def test_leaving_out_a_set_that_is_not_there_is_an_error(tmp_path: Path, capsys:
     assert "expected --exclude-real to name one of ['byler'], got ['byler-d6']" in capsys.readouterr().err
 
 
-COMMITTED_MODELS = Path(__file__).resolve().parents[2] / "models"  # mined from where a run needs models
+COMMITTED_MODELS = Path(__file__).resolve().parents[2] / "models"  # what --mine-from reads in these tests
 
 
 OUT_OF_RANGE = [
