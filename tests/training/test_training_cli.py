@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from bobing_vision.cli.train import main, parse_args
+from bobing_vision.vision.detector import DEFAULT_MODELS_DIR
 
 
 @pytest.mark.parametrize("crop", ["20", "44"])
@@ -45,9 +46,6 @@ def test_leaving_out_a_set_that_is_not_there_is_an_error(tmp_path: Path, capsys:
     args = ["--out", str(tmp_path / "models"), "--synth", "1", "--real", str(real), "--exclude-real", "byler-d6"]
     assert main(args) == 2
     assert "expected --exclude-real to name one of ['byler'], got ['byler-d6']" in capsys.readouterr().err
-
-
-COMMITTED_MODELS = Path(__file__).resolve().parents[2] / "models"  # what --mine-from reads in these tests
 
 
 OUT_OF_RANGE = [
@@ -130,14 +128,15 @@ def test_the_paste_share_given_is_the_share_of_locator_samples_with_dice_moved(
     _, sample = settings_trained_with(monkeypatch, tmp_path, "--paste-share", "0.4")
     assert sample.paste.share == 0.4 and sample.paste.inside_rim is None and sample.paste.negatives == 0
     _, sample = settings_trained_with(monkeypatch, tmp_path, "--paste-share", "0.4", "--paste-inside-rim", "0.9",
-                                      "--paste-negatives", "2", "--mine-from", str(COMMITTED_MODELS))
+                                      "--paste-negatives", "2", "--mine-from", str(DEFAULT_MODELS_DIR))
     assert sample.paste.inside_rim == 0.9 and sample.paste.negatives == 2
 
 
 @pytest.mark.parametrize(("given", "refusal"), [
     (["--leaning-side-share", "0.3"], "expected --mine-from with --leaning-side-share"),
     (["--paste-share", "0.5", "--paste-negatives", "2"], "expected --mine-from with --paste-negatives"),
-    (["--mine-from", str(COMMITTED_MODELS), "--paste-negatives", "2"], "expected --paste-share with --paste-negatives"),
+    (["--mine-from", str(DEFAULT_MODELS_DIR), "--paste-negatives", "2"],
+     "expected --paste-share with --paste-negatives"),
     (["--paste-inside-rim", "0.9"], "expected --paste-share with --paste-inside-rim"),
 ])
 def test_an_option_without_the_one_it_acts_through_is_refused(given: list[str], refusal: str, tmp_path: Path,
@@ -150,7 +149,7 @@ def test_an_option_without_the_one_it_acts_through_is_refused(given: list[str], 
 
 def test_the_leaning_side_share_given_is_the_share_trained_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, sample = settings_trained_with(monkeypatch, tmp_path, "--leaning-side-share", "0.3", "--mine-from",
-                                      str(COMMITTED_MODELS))
+                                      str(DEFAULT_MODELS_DIR))
     assert sample.leaning_spot_p == 0.3
 
 
@@ -199,7 +198,7 @@ def test_the_committed_weights_fit_the_default_nets() -> None:
     from bobing_vision.training.nets import LocatorNet
     from bobing_vision.training.train import TrainConfig, load_weights, reader_net
 
-    load_weights(LocatorNet(), reader_net(TrainConfig()), COMMITTED_MODELS)
+    load_weights(LocatorNet(), reader_net(TrainConfig()), DEFAULT_MODELS_DIR)
 
 
 def test_the_small_share_renders_that_share_of_scenes_at_320x240_and_none_leaves_the_scenes_as_they_were() -> None:
