@@ -7,7 +7,7 @@
 synth OUT/sS --count 200 --seed S`), three drawn by the second renderer (OUT/rtN: `python
 bench/raytraced_bowls.py OUT/rtN --count 100 --seed N`), `sample_images` and the two real sets. A new machine
 starts with none of them, and each session used to make them again seed by seed from the history. The same
-seeds give the same files, so the committed models' figures on them are those of the model card.
+seeds give the same files, so the committed models' figures on them are those in `models/HISTORY.md`.
 
 A set whose `labels.json` is written (both makers write it last) is kept, so a stopped run continues.
 All 74 in 1226 s with 2 workers (fifty-second session; byte for byte the sets that session compared on).
