@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bobing_vision.dataset.labels import LABELS_FILE  # noqa: E402
+from bobing_vision.dataset.labels import is_labelled_set  # noqa: E402
 
 # The thirty-sixth session's 69 seeds (the generated sets of the comparisons before it, without their camera
 # variants and steep sets) and 9807, 9918 after them.
@@ -49,7 +49,7 @@ class SetJob:
     folder: Path
 
     def made(self) -> bool:
-        return (self.folder / LABELS_FILE).is_file()
+        return is_labelled_set(self.folder)
 
 
 def jobs(out: Path, generated: Sequence[int] = GENERATED_SEEDS, raytraced: Sequence[int] = RAYTRACED_SEEDS,

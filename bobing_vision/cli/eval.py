@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None, *, reader: DiceReader | None = None) -> 
     import cv2
     import numpy as np
 
-    from bobing_vision.dataset.labels import LABELS_FILE
+    from bobing_vision.dataset.labels import LABELS_FILE, is_labelled_set
     from bobing_vision.errors import InvalidInput
     from bobing_vision.evaluation import evaluate, format_table, to_json
     from bobing_vision.evaluation.draw import annotate_mistakes, write_annotation
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None, *, reader: DiceReader | None = None) -> 
     if args.annotate is not None and args.annotate.resolve() == args.folder.resolve():
         print("bobing eval: expected an --annotate folder other than the set's own, got the same", file=sys.stderr)
         return 2
-    if not (args.folder / LABELS_FILE).is_file():  # before the reader: its models take a while to load
+    if not is_labelled_set(args.folder):  # before the reader: its models take a while to load
         print(f"bobing eval: expected a labelled set (a folder with {LABELS_FILE}), got {args.folder}", file=sys.stderr)
         return 2
     if reader is None:

@@ -188,10 +188,15 @@ def load_labels(folder: Path | str) -> dict[str, ImageLabel]:
     return {name: parse_image(name, value) for name, value in raw.items()}
 
 
+def is_labelled_set(folder: Path | str) -> bool:
+    """Whether `folder` holds a labels file (a set's makers write it last, so its set is complete)."""
+    return (Path(folder) / LABELS_FILE).is_file()
+
+
 def labelled_sets(root: Path | str) -> list[Path]:
     """The folders directly under `root` that hold a labels file, by name; none when `root` is missing."""
     root = Path(root)
-    return sorted(p for p in root.iterdir() if (p / LABELS_FILE).is_file()) if root.is_dir() else []
+    return sorted(p for p in root.iterdir() if is_labelled_set(p)) if root.is_dir() else []
 
 
 def save_labels(folder: Path | str, labels: dict[str, ImageLabel]) -> Path:
