@@ -74,17 +74,20 @@ def merge_duplicates(candidates: Sequence[DieCandidate], config: ReaderConfig,
     Weak: below `min_die_score`; with six candidates at `strong_die_score` or more, below that too, and
     below both `sure_die_score` and the sixth strongest score (a throw has six dice: a less sure extra
     is clutter), unless `heap_extras` or more beyond six reach `strong_die_score`: a heap of dice, not
-    one throw, where a less sure one is a die too. A candidate outside `bowl` is held only to
+    one throw, where a less sure one is a die too. Only candidates whose best face is `min_face_prob`
+    sure, or outside `bowl`, count among those six (`unread_counts_in_six`). One outside is held only to
     `outside_die_floor` (when set): the dice in the bowl do not make it clutter."""
     kept: list[DieCandidate] = []
     ranked = sorted(candidates, key=lambda c: -c.score)
-    strong = sum(1 for c in ranked if c.score >= config.strong_die_score)
+    counted = ranked if config.unread_counts_in_six else [
+        c for c in ranked if c.face_confidence >= config.min_face_prob or not in_bowl(c, bowl, config)]
+    strong = sum(1 for c in counted if c.score >= config.strong_die_score)
     if strong < DICE:
         floor = config.min_die_score
     elif strong >= DICE + config.heap_extras:  # a heap of dice, not one throw of six
         floor = config.strong_die_score
     else:
-        floor = max(config.strong_die_score, min(config.sure_die_score, ranked[DICE - 1].score))
+        floor = max(config.strong_die_score, min(config.sure_die_score, counted[DICE - 1].score))
     outside_floor = floor if config.outside_die_floor is None else min(
         floor, max(config.min_die_score, config.outside_die_floor))
     for c in ranked:

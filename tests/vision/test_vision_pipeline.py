@@ -547,6 +547,28 @@ def test_a_weak_die_counts_only_while_six_strong_ones_are_not_found() -> None:
     assert read(six("44441") + [weak]).status is ReadingStatus.UNREADABLE
 
 
+def test_an_unread_thing_in_the_bowl_does_not_make_a_die_read_below_it_clutter() -> None:
+    """A blob of the bowl's painting on its wall, scored a die but showing no face, took the sixth place
+    among the strong candidates, and a die read sure just below it was dropped as clutter (the second
+    renderer's throws). Only a face read counts among the six: the die is kept, and with seven things in
+    the bowl a person looks instead of being told a die cannot be read."""
+    blob = die(320, 300, 3, prob=0.3, score=0.6)
+    below_it = die(400, 300, 2, score=0.45)
+    reading = read(six("44441") + [blob, below_it])
+    assert reading.status is ReadingStatus.WRONG_DICE_COUNT and reading.faces == (1, 2, 4, 4, 4, 4), reading.notes
+    before = read(six("44441") + [blob, below_it], config=ReaderConfig(unread_counts_in_six=True))
+    assert before.status is ReadingStatus.UNREADABLE and before.faces == (1, 4, 4, 4, 4)
+
+
+def test_an_unread_thing_outside_the_bowl_still_counts_among_the_six() -> None:
+    """It may be the die that jumped out (generated seed 6924, scene 189): not counted, a painted 1 in
+    the bowl, weaker than the six, was kept and read beside the five dice as the sixth: a wrong award."""
+    jumped_out = die(600, 40, 6, prob=0.5, score=0.65)
+    painted_one = die(320, 300, 1, score=0.41)
+    reading = read(six("44441") + [jumped_out, painted_one])
+    assert reading.award is None and reading.faces == (1, 4, 4, 4, 4), reading.notes
+
+
 @pytest.mark.parametrize(
     ("extra_score", "status"),
     [
