@@ -200,6 +200,14 @@ class ReaderConfig:
     # a painted blob read as a 2 at 0.89 outranked a leaning 4 at 0.71, which was dropped). 10 sets made
     # after: 1405 -> 1407, 3 -> 3.
     unread_clutter_margin: float | None = 0.1
+    # ...and one in which no pip at all is seen is clutter whatever its score: a die lying flat shows a pip at
+    # least, and a leaning one its sides' pips. Of the unread things in the bowl beside six dice read in the 74 sets
+    # of `bench/comparison_sets.py` and `sample_images` (fifty-third session), 93 in all, the 15 that were dice
+    # showed 1-7 pips; 11 showed none, all of them a blob of the bowl's painting beside six dice read right.
+    # `bench/compare_models.py` over those sets, both real sets and 12 made after (generated seeds 1247, 1369, 2358,
+    # 2581, 3469, 4571, 6813, 7924, 8035, 9146; raytraced seeds 4 and 5): right awards 11781 -> 11794 (13 gained,
+    # none lost; 3 of them in the 12 sets made after), wrong verdicts 19 -> 19.
+    unread_clutter_without_pips: bool = True
     # With six dice at `strong_die_score`, a candidate outside the bowl is kept at this score or more
     # even below the clutter floor (None: the floor for all). The dice in the bowl outranking it do not
     # make it clutter: five dice and a painted blob in the bowl outrank a die that jumped out, and the

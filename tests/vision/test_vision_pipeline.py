@@ -609,6 +609,19 @@ def test_an_unread_thing_beside_six_dice_read_is_clutter_only_when_clearly_less_
     assert any("ignored at (320, 300)" in note for note in reading.notes) == (status is ReadingStatus.OK)
 
 
+def test_an_unread_thing_showing_no_pip_beside_six_dice_read_is_clutter() -> None:
+    """A blob of the bowl's painting, read no face and with no pip in it, is clutter beside six dice read
+    however sure the detector is that it is a die: a die shows a pip at least (a leaning one its sides')."""
+    blob = die(320, 300, 2, prob=0.5, pips=0, score=0.95)
+    reading = read(six("444411") + [blob])
+    assert reading.status is ReadingStatus.OK and reading.faces == (1, 1, 4, 4, 4, 4), reading.notes
+    assert any("ignored at (320, 300)" in note for note in reading.notes)
+    leaning = die(320, 300, 2, prob=0.5, pips=1, score=0.95)  # one pip seen: perhaps a die, a person looks
+    assert read(six("444411") + [leaning]).status is ReadingStatus.WRONG_DICE_COUNT
+    # Beside five dice read, a thing without pips is no clutter either: the sixth die may be unread.
+    assert read(six("44441") + [blob]).status is ReadingStatus.UNREADABLE
+
+
 def test_beside_five_dice_read_an_unread_thing_is_no_clutter() -> None:
     """Only six dice read make the rest clutter: with one of them unread too, no die is dropped."""
     reading = read(six("44441") + [die(280, 300, 3, prob=0.5), die(320, 300, 2, prob=0.5, score=0.75)])
