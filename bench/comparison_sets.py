@@ -16,6 +16,7 @@ All 74 in 1226 s with 2 workers (fifty-second session; byte for byte the sets th
 from __future__ import annotations
 
 import argparse
+import enum
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -39,11 +40,18 @@ GENERATED_COUNT = 200
 RAYTRACED_COUNT = 100
 
 
+class Maker(enum.Enum):
+    """What draws a set: `bobing synth`, or the second renderer (`bench/raytraced_bowls.py`)."""
+
+    GENERATED = "generated"
+    RAYTRACED = "raytraced"
+
+
 @dataclass(frozen=True)
 class SetJob:
-    """One set to make: by `bobing synth` (kind "generated") or by the second renderer ("raytraced")."""
+    """One set to make, by its maker."""
 
-    kind: str
+    maker: Maker
     seed: int
     count: int
     folder: Path
@@ -55,12 +63,12 @@ class SetJob:
 def jobs(out: Path, generated: Sequence[int] = GENERATED_SEEDS, raytraced: Sequence[int] = RAYTRACED_SEEDS,
          generated_count: int = GENERATED_COUNT, raytraced_count: int = RAYTRACED_COUNT) -> list[SetJob]:
     """The sets under `out`, the slow rendered ones first so that the workers finish together."""
-    return ([SetJob("raytraced", s, raytraced_count, out / f"rt{s}") for s in raytraced]
-            + [SetJob("generated", s, generated_count, out / f"s{s}") for s in generated])
+    return ([SetJob(Maker.RAYTRACED, s, raytraced_count, out / f"rt{s}") for s in raytraced]
+            + [SetJob(Maker.GENERATED, s, generated_count, out / f"s{s}") for s in generated])
 
 
 def make(job: SetJob) -> SetJob:
-    if job.kind == "raytraced":
+    if job.maker is Maker.RAYTRACED:
         import raytraced_bowls
 
         raytraced_bowls.write_set(job.folder, job.count, job.seed)

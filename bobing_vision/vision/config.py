@@ -195,10 +195,10 @@ class ReaderConfig:
     unread_counts_in_six: bool = False
     # With a bowl in view and six dice in it read, an unread thing in it that the detector scores at
     # least this much below each of the six is clutter too (a painted blob, a shadow), not a seventh
-    # die (None: never). `bench/compare_models.py`, 69 generated sets, `sample_images` and both real
-    # sets: right awards 9685 -> 9710, wrong verdicts 16 -> 16; at 0, 9739 but 17 (seed 9706 scene 40:
-    # a painted blob read as a 2 at 0.89 outranked a leaning 4 at 0.71, which was dropped). 10 sets made
-    # after: 1405 -> 1407, 3 -> 3.
+    # die (None: none for its score; the next rule stays). `bench/compare_models.py`, 69 generated sets,
+    # `sample_images` and both real sets: right awards 9685 -> 9710, wrong verdicts 16 -> 16; at 0, 9739
+    # but 17 (seed 9706 scene 40: a painted blob read as a 2 at 0.89 outranked a leaning 4 at 0.71, which
+    # was dropped). 10 sets made after: 1405 -> 1407, 3 -> 3.
     unread_clutter_margin: float | None = 0.1
     # ...and one in which no pip at all is seen is clutter whatever its score: a die lying flat shows a pip at
     # least, and a leaning one its sides' pips. Of the unread things in the bowl beside six dice read in the 74 sets

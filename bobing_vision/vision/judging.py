@@ -229,12 +229,14 @@ def unread_clutter(candidates: Sequence[DieCandidate], inside: Sequence[bool], r
                    bowl: Bowl | None, config: ReaderConfig) -> list[bool]:
     """Which candidates are clutter beside six dice read (`read`: a face read and no size or lean check
     against it): with a bowl in view and exactly six dice in it read, each unread thing in it that the
-    detector scored `unread_clutter_margin` below all six, or in which no pip is seen
-    (`unread_clutter_without_pips`). A throw has six dice, and those read are clearly surer dice."""
+    detector scored `unread_clutter_margin` below all six (None: none for its score), or in which no pip is
+    seen (`unread_clutter_without_pips`). A throw has six dice, and those read are clearly surer dice."""
     scores = [c.score for c, i, r in zip(candidates, inside, read) if i and r]
-    if config.unread_clutter_margin is None or bowl is None or len(scores) != DICE:
+    if bowl is None or len(scores) != DICE:
         return [False] * len(candidates)
-    floor = min(scores) - config.unread_clutter_margin
+    # Two rules, each on or off by its own field: the score margin, and no pip seen.
+    margin = config.unread_clutter_margin
+    floor = -np.inf if margin is None else min(scores) - margin
     return [i and not r and (c.score <= floor or (config.unread_clutter_without_pips and not c.pips))
             for c, i, r in zip(candidates, inside, read)]
 

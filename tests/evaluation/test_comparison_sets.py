@@ -21,7 +21,8 @@ def test_the_history_s_77_sets_are_named_by_seed(sets: ModuleType, tmp_path: Pat
     todo = sets.jobs(tmp_path)
     assert len(todo) == 74 and len({job.folder for job in todo}) == 74  # + sample_images and two real sets
     assert [job.folder.name for job in todo[:3]] == ["rt1", "rt2", "rt3"]
-    assert {job.count for job in todo if job.kind == "generated"} == {200}
+    assert {job.count for job in todo if job.maker is sets.Maker.GENERATED} == {200}
+    assert [job.maker for job in todo[:4]] == [sets.Maker.RAYTRACED] * 3 + [sets.Maker.GENERATED]
     assert tmp_path / "s9918" in {job.folder for job in todo}
 
 

@@ -620,6 +620,12 @@ def test_an_unread_thing_showing_no_pip_beside_six_dice_read_is_clutter() -> Non
     assert read(six("444411") + [leaning]).status is ReadingStatus.WRONG_DICE_COUNT
     # Beside five dice read, a thing without pips is no clutter either: the sixth die may be unread.
     assert read(six("44441") + [blob]).status is ReadingStatus.UNREADABLE
+    # Each rule is its own setting: without the score margin the pipless blob is still clutter, and with the
+    # pip rule off only the margin speaks (0.95 is no less sure than the six).
+    no_margin = read(six("444411") + [blob], config=ReaderConfig(unread_clutter_margin=None))
+    assert no_margin.status is ReadingStatus.OK, no_margin.notes
+    no_pip_rule = ReaderConfig(unread_clutter_without_pips=False)
+    assert read(six("444411") + [blob], config=no_pip_rule).status is ReadingStatus.WRONG_DICE_COUNT
 
 
 def test_beside_five_dice_read_an_unread_thing_is_no_clutter() -> None:
