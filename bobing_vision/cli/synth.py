@@ -32,7 +32,7 @@ def _size(text: str) -> tuple[int, int]:
     return (w, h)
 
 
-def _fill(text: str) -> tuple[float, float]:
+def _range(text: str) -> tuple[float, float]:
     try:
         low, high = (float(v) for v in text.split("-"))
     except ValueError:
@@ -52,9 +52,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--clip-fps", type=float, help="frames per second of the clips (default: 15..30)")
     parser.add_argument("--bowl-paint", metavar="PAINT",
                         help="paint every bowl: qinghua (blue) or youlihong (red), the scenes otherwise the same")
-    parser.add_argument("--bowl-fill", type=_fill, metavar="LOW-HIGH",
+    parser.add_argument("--bowl-fill", type=_range, metavar="LOW-HIGH",
                         help="share of the frame height the rim spans, e.g. 1.0-1.4 for a camera close in "
                              "(default: the whole rim in view)")
+    parser.add_argument("--floor-share", type=_range, default=SceneSpec.floor_share, metavar="LOW-HIGH",
+                        help="the bowl's flat floor as a share of the rim's radius, e.g. 0.6-0.85 for wide floors "
+                             "where dice rest near the wall (default %s-%s)" % SceneSpec.floor_share)
     parser.add_argument("--max-tilt", type=float, default=SceneSpec.max_tilt_deg, metavar="DEG",
                         help=f"how far off vertical the camera may look, 0..{MAX_TILT_DEG:g} degrees (default "
                              f"{SceneSpec.max_tilt_deg:g}: a webcam over the bowl; 60: phone photos from the side)")
@@ -85,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         clip_spec = ClipSpec(size=args.clip_size, fps=args.clip_fps)
         scene_spec = SceneSpec(size=args.size, bowl_paint=args.bowl_paint, bowl_fill=args.bowl_fill,
-                               max_tilt_deg=args.max_tilt)
+                               floor_share=args.floor_share, max_tilt_deg=args.max_tilt)
         labels = generate(args.outdir, args.count, args.seed, args.clips, scene_spec, clip_spec, _award_of,
                           None if args.quiet else (lambda name: print(f"  {name}")), args.clip_seed)
         if args.sheet is not None:

@@ -13,7 +13,8 @@ from bobing_vision.synth.config import MAX_PIP_COLOUR_DISTANCE, MAX_TILT_DEG, Sc
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.paste import PasteConfig
 from bobing_vision.training.samples import SampleConfig
-from bobing_vision.training.scenes import OBLIQUE_SHARE, OBLIQUE_TILT, ORDINARY_SHARE, RED_BOWL_SHARE, SMALL_SHARE
+from bobing_vision.training.scenes import (OBLIQUE_SHARE, OBLIQUE_TILT, ORDINARY_SHARE, RED_BOWL_SHARE, SMALL_SHARE,
+                                           WIDE_FLOOR, WIDE_FLOOR_SHARE)
 
 HELP = "train the dice models and export ONNX (needs torch)"
 
@@ -39,6 +40,9 @@ SHARE_OPTIONS: tuple[tuple[str, float | None, str, str], ...] = (
     ("--oblique-share", OBLIQUE_SHARE,
      "the generated scenes seen more obliquely than a webcam over the bowl, up to --oblique-tilt degrees off "
      "vertical", f"{OBLIQUE_SHARE:g} by default, the committed models' recipe"),
+    ("--wide-floor-share", WIDE_FLOOR_SHARE,
+     f"the generated scenes in bowls whose flat floor reaches {WIDE_FLOOR[0]:g}-{WIDE_FLOOR[1]:g} of the rim's "
+     "radius, where dice rest near the wall", f"{WIDE_FLOOR_SHARE:g} by default, the committed models' recipe"),
     ("--leaning-side-share", SampleConfig.leaning_spot_p,
      "the reader's die crops, in scenes with a leaning die that --mine-from's locator peaked on off its top "
      "face, taken at that spot as 'unreadable'",
@@ -275,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
                                  leaning_share=args.leaning_share, ordinary_share=args.ordinary_share,
                                  red_bowl_share=args.red_bowl_share, marbled_share=args.marbled_share,
                                  oblique_share=args.oblique_share, oblique_tilt=args.oblique_tilt,
-                                 pip_colour_distance=args.pip_colour_distance)
+                                 pip_colour_distance=args.pip_colour_distance,
+                                 wide_floor_share=args.wide_floor_share)
             print(f"generated scenes: {len(synth)}, {sum(len(s.dice) for s in synth)} dice")
             scenes += synth
         if args.mine_from is not None:

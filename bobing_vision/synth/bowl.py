@@ -101,12 +101,14 @@ class BowlStyle:
         return PIGMENTS.get(self.kind, COBALT)
 
 
-def sample_shape(rng: np.random.Generator, diameter_cm: float) -> BowlShape:
+def sample_shape(rng: np.random.Generator, diameter_cm: float,
+                 floor_share: tuple[float, float] = (0.36, 0.52)) -> BowlShape:
+    """A bowl `diameter_cm` across, its flat floor `floor_share` (drawn from the range) of the rim's radius."""
     rim = diameter_cm * 5.0
     lip = rng.uniform(3.0, 6.0) * (rim / 120) ** 0.5
     height = rim * rng.uniform(0.42, 0.62)
     floor_z = rng.uniform(7.0, 14.0)
-    floor_r = rim * rng.uniform(0.36, 0.52)
+    floor_r = rim * rng.uniform(*floor_share)
     return BowlShape(rim, lip, height, floor_z, floor_r, floor_r * rng.uniform(0.55, 0.8), rng.uniform(4.0, 9.0))
 
 

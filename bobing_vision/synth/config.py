@@ -12,6 +12,9 @@ BOWL_PAINTS = ("qinghua", "youlihong")  # blue-and-white, underglaze red
 MAX_TILT_DEG = 60.0
 # The highest pip colour distance a spec may ask for, in CIELAB (black lies 100 from white).
 MAX_PIP_COLOUR_DISTANCE = 200.0
+# The flat floor of a bowl, as a share of the rim's radius: from a deep bowl's to a dish's, whose wall
+# still holds the dice.
+MIN_FLOOR_SHARE, MAX_FLOOR_SHARE = 0.2, 0.85
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,10 @@ class SceneSpec:
     # Past 1 the rim runs off the frame: a laptop's webcam close over a big bowl. Bowl, light, dice and
     # camera angles are drawn as without it; a die that would land out of view lands again (in the bowl).
     bowl_fill: tuple[float, float] | None = None
+    # The flat floor's radius as a share of the rim's, drawn from this range: a rice bowl's floor is a third
+    # to a half of it, a basin's or a wide dish's up to four fifths, where dice come to rest near the wall
+    # and on the painted rings there.
+    floor_share: tuple[float, float] = (0.36, 0.52)
 
     def __post_init__(self) -> None:
         if self.size is not None:
@@ -68,6 +75,9 @@ class SceneSpec:
         if self.bowl_fill is not None and not 0.2 <= self.bowl_fill[0] <= self.bowl_fill[1] <= 2.0:
             raise InvalidInput(f"expected a bowl fill range (low, high) within 0.2..2 of the frame height, "
                                f"got {self.bowl_fill!r}")
+        if not MIN_FLOOR_SHARE <= self.floor_share[0] <= self.floor_share[1] <= MAX_FLOOR_SHARE:
+            raise InvalidInput(f"expected a floor share range (low, high) within {MIN_FLOOR_SHARE:g}.."
+                               f"{MAX_FLOOR_SHARE:g} of the rim's radius, got {self.floor_share!r}")
         if not (0 < self.bowl_cm[0] <= self.bowl_cm[1] and 0 < self.die_mm[0] <= self.die_mm[1]):
             raise InvalidInput(f"expected (low, high) ranges, got bowl_cm={self.bowl_cm}, die_mm={self.die_mm}")
 

@@ -42,7 +42,8 @@ def _table_point(rng: np.random.Generator, camera: Camera, shape: BowlShape, cle
 
 def _floor_point(rng: np.random.Generator, camera: Camera, shape: BowlShape) -> np.ndarray | None:
     for _ in range(20):
-        r, a = shape.floor_r * 1.4 * np.sqrt(rng.random()), rng.uniform(0, 2 * np.pi)
+        # Near the floor, never past the wall's lower part (a wide floor reaches almost to the rim).
+        r, a = min(shape.floor_r * 1.4, 0.9 * shape.rim) * np.sqrt(rng.random()), rng.uniform(0, 2 * np.pi)
         xy = r * np.array([np.cos(a), np.sin(a)])
         p = np.array([xy[0], xy[1], float(shape.inner_z(np.array(r))) + 0.3])
         if shape.in_opening(camera, p[None], 2.0).all():

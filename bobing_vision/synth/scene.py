@@ -47,7 +47,7 @@ def _frame_size(rng: np.random.Generator, spec: SceneSpec) -> tuple[int, int]:
 
 def sample_setup(rng: np.random.Generator, spec: SceneSpec) -> Setup:
     w, h = _frame_size(rng, spec)
-    shape = sample_shape(rng, float(rng.uniform(*spec.bowl_cm)))
+    shape = sample_shape(rng, float(rng.uniform(*spec.bowl_cm)), spec.floor_share)
     style = sample_style(rng, spec.bowl_paint, spec.red_painted_p)
     hfov = np.radians(rng.uniform(*CONFIG.hfov_deg))
     focal = (w / 2) / np.tan(hfov / 2)
