@@ -246,6 +246,7 @@ def test_the_defaults_are_the_committed_models_recipe() -> None:
     args = parse_args(["--out", "x"])
     assert (args.small_share, args.ordinary_share, args.red_bowl_share) == (0.25, 0.35, 0.0)
     assert (args.oblique_share, args.oblique_tilt) == (0.25, 45.0)
+    assert args.wide_floor_share == 0.0, "the generator's own floors"
 
 
 @pytest.fixture
@@ -302,8 +303,9 @@ def test_the_scene_options_given_reach_the_scenes_rendered(tmp_path: Path, monke
 
     monkeypatch.setattr("bobing_vision.training.scenes.render_synth", record)
     assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", "--oblique-share", "0.35",
-                 "--oblique-tilt", "60", "--pip-colour-distance", "50"]) == 2
+                 "--oblique-tilt", "60", "--pip-colour-distance", "50", "--wide-floor-share", "0.3"]) == 2
     assert (asked[0]["oblique_share"], asked[0]["oblique_tilt"], asked[0]["pip_colour_distance"]) == (0.35, 60.0, 50.0)
+    assert asked[0]["wide_floor_share"] == 0.3
     assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real"]) == 2
     assert asked[1]["pip_colour_distance"] is None, "the generator's own distance by default"
 
@@ -336,3 +338,12 @@ def test_the_exposure_spread_and_each_picture_share_given_are_the_augmentation_t
                               (["--random-filter-share", "0.4"], (0.3, 0.0, 0.0, 0.0, 0.4))):
         assert main(["--out", str(tmp_path / "models"), "--synth", "1", "--real", *options]) == 2
         assert tuple(getattr(augs[-1], f) for f in fields) == expected
+
+
+def test_the_wide_floor_share_draws_that_share_of_bowls_with_a_wide_floor(rendered_specs: list) -> None:
+    from bobing_vision.synth import SceneSpec
+    from bobing_vision.training.scenes import WIDE_FLOOR, render_synth
+
+    render_synth(3, seed=1003, wide_floor_share=1.0)
+    render_synth(2, seed=1003)
+    assert [s.floor_share for s in rendered_specs] == [WIDE_FLOOR] * 3 + [SceneSpec().floor_share] * 2
