@@ -57,7 +57,8 @@ def _parser() -> argparse.ArgumentParser:
                              "(default: the whole rim in view)")
     parser.add_argument("--floor-share", type=_range, default=SceneSpec.floor_share, metavar="LOW-HIGH",
                         help="the bowl's flat floor as a share of the rim's radius, e.g. 0.6-0.85 for wide floors "
-                             "where dice rest near the wall (default %s-%s)" % SceneSpec.floor_share)
+                             f"where dice rest near the wall (default {SceneSpec.floor_share[0]:g}-"
+                             f"{SceneSpec.floor_share[1]:g})")
     parser.add_argument("--max-tilt", type=float, default=SceneSpec.max_tilt_deg, metavar="DEG",
                         help=f"how far off vertical the camera may look, 0..{MAX_TILT_DEG:g} degrees (default "
                              f"{SceneSpec.max_tilt_deg:g}: a webcam over the bowl; 60: phone photos from the side)")

@@ -101,9 +101,9 @@ class BowlStyle:
         return PIGMENTS.get(self.kind, COBALT)
 
 
-def sample_shape(rng: np.random.Generator, diameter_cm: float,
-                 floor_share: tuple[float, float] = (0.36, 0.52)) -> BowlShape:
-    """A bowl `diameter_cm` across, its flat floor `floor_share` (drawn from the range) of the rim's radius."""
+def sample_shape(rng: np.random.Generator, diameter_cm: float, floor_share: tuple[float, float]) -> BowlShape:
+    """A bowl `diameter_cm` across, its flat floor `floor_share` (drawn from the range, `SceneSpec.floor_share`)
+    of the rim's radius."""
     rim = diameter_cm * 5.0
     lip = rng.uniform(3.0, 6.0) * (rim / 120) ** 0.5
     height = rim * rng.uniform(0.42, 0.62)
