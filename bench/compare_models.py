@@ -12,8 +12,9 @@ replaces the committed models only with no more of them, whatever it gains in ri
 model or configuration is also paired with the first, throw by throw: how many throws only the one or
 the other scored right (and wrong), and an exact sign test's p-value, which says whether the two readers
 differ on these throws beyond chance. It is paired die by die too (faces read right, wrong faces): the
-real sets judge few throws or none, so their dice are what tells two readers of a new camera apart.
-(It cannot say whether a recipe is better: another training seed of the same recipe moves the figures
+real sets judge few throws or none, so their dice are what tells two readers of a new camera apart. Then
+how the outcomes moved ("right face -> unreadable 25"), and with `--changed N` up to N of the throws and
+dice behind each move, by set, file and the labelled die's index. (It cannot say whether a recipe is better: another training seed of the same recipe moves the figures
 too, `models/HISTORY.md`.)
 
 `--configs` measures pipeline thresholds the same way: each is a comma-separated list of `ReaderConfig`
@@ -132,6 +133,21 @@ def paired(first: dict[str, Any], second: dict[str, Any], kinds: frozenset[Any])
                   sum(second[f] in kinds and first[f] not in kinds for f in both))
 
 
+def transitions(first: dict[str, Any], second: dict[str, Any]) -> dict[tuple[Any, Any], list[str]]:
+    """The keys (throws or dice) both readers judged whose outcome differs, grouped by (the first's outcome,
+    the second's), keys sorted; the commonest change first."""
+    moved: dict[tuple[Any, Any], list[str]] = {}
+    for key in sorted(first.keys() & second.keys()):
+        if first[key] != second[key]:
+            moved.setdefault((first[key], second[key]), []).append(key)
+    return dict(sorted(moved.items(), key=lambda item: -len(item[1])))
+
+
+def outcome_name(outcome: Any) -> str:
+    """A verdict's or a die state's name for a person: "right award", "unreadable"."""
+    return str(getattr(outcome, "value", outcome)).replace("_", " ")
+
+
 def die_states(result: Any) -> dict[str, str]:
     """Each labelled die of one scored image (an `ImageResult`), keyed "file#index": read with its
     face, with another face, found but not read, or not found."""
@@ -197,8 +213,10 @@ def line(label: str, row: Row) -> str:
 
 
 def print_paired(variants: list[tuple[Path, str]], sets: Sequence[Path],
-                 measured: dict[tuple[Path, Path, str], Measured], name: Callable[[Path, str], str]) -> None:
-    """Each variant after the first, paired with it over all the sets: throw by throw, then die by die."""
+                 measured: dict[tuple[Path, Path, str], Measured], name: Callable[[Path, str], str],
+                 listed: int = 0) -> None:
+    """Each variant after the first, paired with it over all the sets: throw by throw, then die by die, and
+    how each outcome moved (`listed`: up to this many throws or dice named for each move)."""
     from bobing_vision.evaluation.verdicts import WRONG_VERDICTS, Verdict
 
     def outcomes(m: Path, c: str, kind: str) -> dict[str, Any]:
@@ -216,6 +234,13 @@ def print_paired(variants: list[tuple[Path, str]], sets: Sequence[Path],
             split = paired(first[kind], outcomes(m, c, kind), kinds)
             print(f"  {label}: {split.only_first} only with the first, {split.only_second} only with this "
                   f"(sign test p = {split.p_value:.3f})")
+        for kind, unit in (("verdicts", "throws"), ("dice", "dice")):
+            moved = transitions(first[kind], outcomes(m, c, kind))
+            print(f"  {unit} that changed: " + (", ".join(
+                f"{outcome_name(a)} -> {outcome_name(b)} {len(keys)}" for (a, b), keys in moved.items()) or "none"))
+            for (a, b), keys in moved.items() if listed else ():
+                more = f" and {len(keys) - listed} more" if len(keys) > listed else ""
+                print(f"    {outcome_name(a)} -> {outcome_name(b)}: {', '.join(keys[:listed])}{more}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--configs", nargs="+", default=[""], metavar="SPEC",
                         help='pipeline configurations, each "key=value,..." over ReaderConfig ("": committed)')
     parser.add_argument("--workers", type=int, default=2, help="processes, one (model, config, set) each")
+    parser.add_argument("--changed", type=int, default=0, metavar="N",
+                        help="name up to N throws and dice for each way an outcome changed from the first variant "
+                             "(default 0: the counts alone)")
     args = parser.parse_args(argv)
     for spec in args.configs:
         try:
@@ -249,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     for m, c in variants:
         total = sum((rows[(m, s, c)] for s in args.sets), Row(*([0] * len(fields(Row)))))
         print(line(f"all {len(args.sets)} sets / {name(m, c)}", total) + f"   wrong verdicts {total.wrong_verdicts}")
-    print_paired(variants, args.sets, measured, name)
+    print_paired(variants, args.sets, measured, name, args.changed)
     from bobing_vision.evaluation.report import band_line, dice_only
 
     for m, c in variants:

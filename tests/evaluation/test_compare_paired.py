@@ -60,3 +60,14 @@ def test_each_labelled_die_is_right_wrong_unreadable_or_missed(compare_models: M
     assert compare_models.die_states(result) == {
         "a.jpg#0": compare_models.RIGHT_FACE, "a.jpg#1": compare_models.WRONG_FACE,
         "a.jpg#2": compare_models.UNREADABLE, "a.jpg#3": compare_models.MISSED}
+
+
+def test_the_outcomes_that_moved_are_grouped_by_move_commonest_first(compare_models: ModuleType) -> None:
+    first = {"s/a": RIGHT, "s/b": RIGHT, "s/c": REFUSED, "s/d": WRONG, "s/e": RIGHT, "only_first": RIGHT}
+    second = {"s/a": RIGHT, "s/b": REFUSED, "s/c": RIGHT, "s/d": FALSE, "s/e": REFUSED, "only_second": RIGHT}
+    moved = compare_models.transitions(first, second)
+    assert list(moved.items()) == [((RIGHT, REFUSED), ["s/b", "s/e"]), ((REFUSED, RIGHT), ["s/c"]),
+                                   ((WRONG, FALSE), ["s/d"])]
+    assert compare_models.transitions(first, first) == {}
+    assert compare_models.outcome_name(Verdict.RIGHT_AWARD) == "right award"
+    assert compare_models.outcome_name(compare_models.UNREADABLE) == "unreadable"
