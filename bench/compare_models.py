@@ -14,8 +14,8 @@ the other scored right (and wrong), and an exact sign test's p-value, which says
 differ on these throws beyond chance. It is paired die by die too (faces read right, wrong faces): the
 real sets judge few throws or none, so their dice are what tells two readers of a new camera apart. Then
 how the outcomes moved ("right face -> unreadable 25"), and with `--changed N` up to N of the throws and
-dice behind each move, by set, file and the labelled die's index. (It cannot say whether a recipe is better: another training seed of the same recipe moves the figures
-too, `models/HISTORY.md`.)
+dice behind each move, by set, file and the labelled die's index. (It cannot say whether a recipe is
+better: another training seed of the same recipe moves the figures too, `models/HISTORY.md`.)
 
 `--configs` measures pipeline thresholds the same way: each is a comma-separated list of `ReaderConfig`
 fields to change (`bowl.` and `layout.` reach the nested ones; a tuple is written with `/`, e.g.
@@ -238,7 +238,9 @@ def print_paired(variants: list[tuple[Path, str]], sets: Sequence[Path],
             moved = transitions(first[kind], outcomes(m, c, kind))
             print(f"  {unit} that changed: " + (", ".join(
                 f"{outcome_name(a)} -> {outcome_name(b)} {len(keys)}" for (a, b), keys in moved.items()) or "none"))
-            for (a, b), keys in moved.items() if listed else ():
+            if not listed:
+                continue
+            for (a, b), keys in moved.items():
                 more = f" and {len(keys) - listed} more" if len(keys) > listed else ""
                 print(f"    {outcome_name(a)} -> {outcome_name(b)}: {', '.join(keys[:listed])}{more}")
 
@@ -254,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="name up to N throws and dice for each way an outcome changed from the first variant "
                              "(default 0: the counts alone)")
     args = parser.parse_args(argv)
+    if args.changed < 0:
+        parser.error(f"--changed: expected 0 or more throws and dice to name, got {args.changed}")
     for spec in args.configs:
         try:
             reader_config(spec)
