@@ -227,15 +227,17 @@ def print_paired(variants: list[tuple[Path, str]], sets: Sequence[Path],
                 ("wrong verdicts (throws)", "verdicts", WRONG_VERDICTS),
                 ("faces read right (dice)", "dice", frozenset({RIGHT_FACE})),
                 ("wrong faces (dice)", "dice", frozenset({WRONG_FACE})))
-    first = {kind: outcomes(*variants[0], kind) for kind in ("verdicts", "dice")}  # once, for every variant
+    units = {"verdicts": "throws", "dice": "dice"}
+    first = {kind: outcomes(*variants[0], kind) for kind in units}  # once, for every variant
     for m, c in variants[1:]:
         print(f"\npaired with {name(*variants[0])}: {name(m, c)}")
+        second = {kind: outcomes(m, c, kind) for kind in units}  # once, for its pairings and its moves
         for label, kind, kinds in pairings:
-            split = paired(first[kind], outcomes(m, c, kind), kinds)
+            split = paired(first[kind], second[kind], kinds)
             print(f"  {label}: {split.only_first} only with the first, {split.only_second} only with this "
                   f"(sign test p = {split.p_value:.3f})")
-        for kind, unit in (("verdicts", "throws"), ("dice", "dice")):
-            moved = transitions(first[kind], outcomes(m, c, kind))
+        for kind, unit in units.items():
+            moved = transitions(first[kind], second[kind])
             print(f"  {unit} that changed: " + (", ".join(
                 f"{outcome_name(a)} -> {outcome_name(b)} {len(keys)}" for (a, b), keys in moved.items()) or "none"))
             if not listed:
