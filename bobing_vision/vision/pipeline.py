@@ -26,7 +26,8 @@ from bobing_vision.vision.config import ReaderConfig
 from bobing_vision.vision.detector import DieCandidate
 from bobing_vision.vision.judging import (ChineseSet, check_lean, check_sizes, chinese_set, judge_face, judge_outside,
                                           read_unread_again, top_face_pips, unread_clutter)
-from bobing_vision.vision.reading import Bowl, DieReading, Reading, ReadingStatus
+from bobing_vision.vision.painting import ring_repeats
+from bobing_vision.vision.reading import Bowl, DieReading, Reading, ReadingStatus, box_width
 from bobing_vision.vision.rim_print import BowlTracker
 
 MIN_SIDE = 8  # the detector's own minimum; a smaller frame cannot hold a die
@@ -84,6 +85,24 @@ def frame_bowl(image: np.ndarray, bowl: Bowl | Calibration | None, config: Reade
         notes.append(f"calibration is for {bowl.width}x{bowl.height} frames, not {width}x{height}: searched")
         bowl = None
     return bowl if bowl is not None else find_bowl(image, config.bowl)
+
+
+def without_painting(image: np.ndarray, candidates: Sequence[DieCandidate], bowl: Bowl | None, config: ReaderConfig,
+                     notes: list[str]) -> list[DieCandidate]:
+    """The candidates less those whose look recurs around the bowl at least `ReaderConfig.paint_repeat`
+    (`painting.ring_repeats`): the bowl's painting, whatever the reader made of it; each one left out
+    gets a note."""
+    if bowl is None or config.paint_repeat is None or not candidates:
+        return list(candidates)
+    repeats = ring_repeats(image, bowl, [c.center for c in candidates], [box_width(c.box) for c in candidates])
+    kept = []
+    for c, repeat in zip(candidates, repeats):
+        if repeat is not None and repeat >= config.paint_repeat:
+            notes.append(f"ignored at ({c.center[0]:.0f}, {c.center[1]:.0f}): its look recurs around the bowl "
+                         f"({repeat:.2f} alike), the bowl's painting")
+        else:
+            kept.append(c)
+    return kept
 
 
 @dataclass(frozen=True)
@@ -163,7 +182,7 @@ def read_frame(frame: np.ndarray, detector: Detector, *, bowl: Bowl | Calibratio
     image = normalize_frame(frame)
     notes: list[str] = []
     found = frame_bowl(image, bowl, config, notes)
-    candidates = find_candidates(image, detector, found, config)
+    candidates = without_painting(image, find_candidates(image, detector, found, config), found, config, notes)
     dice, voiding = reading_dice(judge_candidates(image, detector, candidates, found, config), config, notes)
     status = judge_frame(dice, found, voiding)
     award = None
