@@ -220,9 +220,11 @@ class ReaderConfig:
     # A thing in the bowl whose look recurs round its ring of the bowl at least this well (`painting.ring_repeats`,
     # normalised cross-correlation at two places or more) is the bowl's painting and is left out, whatever the reader
     # made of it: a red dot of a painted ring read as a Chinese 1 (None: never, the default). Tried in the
-    # fifty-sixth session, not kept (models/HISTORY.md): over 91 sets, 0.75 turned one wrong award into a refusal
-    # and gained 5 right awards, but lost 11, most of them dice on the second renderer's floors beside a painted
-    # ring that is not centred on the rim in the photo, so it slopes through them and recurs beside them.
+    # fifty-sixth session, not kept (models/HISTORY.md). Over 91 sets, with a patch 1.2 dice wide, 0.75 turned one
+    # wrong award into a refusal and gained 5 right awards but lost 11, most of them dice on the second renderer's
+    # floors beside a painted ring that is not centred on the rim in the photo, so it slopes through them and
+    # recurs beside them. With the patch 0.9 wide (`painting.PATCH`, now), 0.85: 2 gained, 3 lost, no verdict
+    # mended.
     paint_repeat: float | None = None
     # Two candidates closer than this share of the larger die's width are the same die.
     duplicate_frac: float = 0.5

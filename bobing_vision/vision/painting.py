@@ -20,7 +20,7 @@ import numpy as np
 from bobing_vision.vision.reading import Bowl, Point
 
 SAMPLES_PER_DIE = 10  # the patch is sampled this finely across a die's width: enough for its pips, and cheap
-PATCH = 1.2  # the patch's side, in die widths: the die and a little of what it lies on
+PATCH = 0.9  # the patch's side, in die widths: the die, hardly what it lies on (a line through it would be most of it)
 SLACK = 0.3  # the ring's strip is this many die widths deeper on each side: a floor's motif and the
 # rim's centre part a little when the camera leans (the rim's ellipse is not the floor's)
 MIN_RING = 4.0  # the ring must be this many patches long, or it holds too little to repeat
