@@ -39,7 +39,7 @@ def ring_repeats(image: np.ndarray, bowl: Bowl, centers: Sequence[Point],
     near the rim, or the look is plain."""
     t = np.radians(bowl.angle_deg)
     to_frame = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ np.diag([bowl.rx, bowl.ry])
-    polar = [_polar(to_frame, bowl, c) for c in centers]
+    polar = [_polar(bowl, c) for c in centers]
     return [_repeat(image, bowl, to_frame, polar, widths, k) for k in range(len(polar))]
 
 
@@ -83,9 +83,9 @@ def _repeat(image: np.ndarray, bowl: Bowl, to_frame: np.ndarray, polar: Sequence
     return found
 
 
-def _polar(to_frame: np.ndarray, bowl: Bowl, point: Point) -> tuple[float, float]:
+def _polar(bowl: Bowl, point: Point) -> tuple[float, float]:
     """A frame point's radius (in rim units) and angle (0..2 pi) about the rim's centre."""
-    u, v = np.linalg.solve(to_frame, np.array([point[0] - bowl.cx, point[1] - bowl.cy]))
+    u, v = bowl.rim_units(point[0] - bowl.cx, point[1] - bowl.cy)
     return float(np.hypot(u, v)), float(np.arctan2(v, u)) % (2 * np.pi)
 
 
