@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from bobing_vision.vision.bowl import outline
 from bobing_vision.vision.reading import Bowl, Point
 
 SAMPLES_PER_DIE = 10  # the patch is sampled this finely across a die's width: enough for its pips, and cheap
@@ -37,14 +38,12 @@ def ring_repeats(image: np.ndarray, bowl: Bowl, centers: Sequence[Point],
     elsewhere on its ring of the bowl, at `RECURRENCES` places or more (normalised cross-correlation,
     -1..1), away from it and from every other candidate; None where its ring is too short, it lies too
     near the rim, or the look is plain."""
-    t = np.radians(bowl.angle_deg)
-    to_frame = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ np.diag([bowl.rx, bowl.ry])
     polar = [_polar(bowl, c) for c in centers]
-    return [_repeat(image, bowl, to_frame, polar, widths, k) for k in range(len(polar))]
+    return [_repeat(image, bowl, polar, widths, k) for k in range(len(polar))]
 
 
-def _repeat(image: np.ndarray, bowl: Bowl, to_frame: np.ndarray, polar: Sequence[tuple[float, float]],
-            widths: Sequence[float], k: int) -> float | None:
+def _repeat(image: np.ndarray, bowl: Bowl, polar: Sequence[tuple[float, float]], widths: Sequence[float],
+            k: int) -> float | None:
     """`ring_repeats` for the `k`-th candidate."""
     (rho, angle), width = polar[k], widths[k]
     radius = (bowl.rx + bowl.ry) / 2  # frame pixels per rim unit, on average
@@ -54,7 +53,7 @@ def _repeat(image: np.ndarray, bowl: Bowl, to_frame: np.ndarray, polar: Sequence
         return None
     columns = int(2 * np.pi * rho * radius / step)
     depth = side + 2 * int(round(SLACK * SAMPLES_PER_DIE))
-    strip = _strip(image, to_frame, bowl, rho, radius, step, depth, columns)
+    strip = _strip(image, bowl, rho, radius, step, depth, columns)
     first = int(round(angle / (2 * np.pi) * columns)) - side // 2  # the patch's first column
     rows = slice((depth - side) // 2, (depth - side) // 2 + side)
     patch = np.take(strip[rows], np.arange(first, first + side), axis=1, mode="wrap")
@@ -89,14 +88,12 @@ def _polar(bowl: Bowl, point: Point) -> tuple[float, float]:
     return float(np.hypot(u, v)), float(np.arctan2(v, u)) % (2 * np.pi)
 
 
-def _strip(image: np.ndarray, to_frame: np.ndarray, bowl: Bowl, rho: float, radius: float, step: float,
-           depth: int, columns: int) -> np.ndarray:
+def _strip(image: np.ndarray, bowl: Bowl, rho: float, radius: float, step: float, depth: int,
+           columns: int) -> np.ndarray:
     """The ring of radius `rho` unrolled: `depth` rows across it, `columns` along it, `step` frame
     pixels apart, float BGR."""
-    across = rho + (np.arange(depth) - (depth - 1) / 2) * step / radius
-    angles = np.arange(columns) * (2 * np.pi / columns)
-    r, a = np.meshgrid(np.maximum(across, 0.0), angles, indexing="ij")
-    points = np.stack([r * np.cos(a), r * np.sin(a)], axis=-1) @ to_frame.T + (bowl.cx, bowl.cy)
+    across = np.maximum(rho + (np.arange(depth) - (depth - 1) / 2) * step / radius, 0.0)
+    points = np.stack([outline((bowl.cx, bowl.cy, r * bowl.rx, r * bowl.ry, bowl.angle_deg), columns) for r in across])
     sampled = cv2.remap(image, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     # What is the same all the way round (a painted ring, the wall's shading) recurs everywhere and says
