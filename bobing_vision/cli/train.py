@@ -150,6 +150,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
              f"{OBLIQUE_TILT:g} by default, the committed models' recipe; a phone photo of a bowl is often steeper)",
     )
     parser.add_argument(
+        "--leaning-deg", type=float, default=None, metavar="DEG",
+        help="how far a generated die's top face must tilt to be trained as 'a die whose face can't be read' "
+             f"(0 < DEG < 90; default: the generator's own, SceneSpec.cocked_deg, {SceneSpec.cocked_deg:g}; "
+             "less tilted, it is trained as its top face)",
+    )
+    parser.add_argument(
         "--pip-colour-distance", type=float, default=None, metavar="D",
         help="how far in CIELAB the pips of generated dice in any colours lie from a body as light as they are "
              f"(0 < D <= {MAX_PIP_COLOUR_DISTANCE:g}; default: the generator's own, SceneSpec.pip_colour_distance, "
@@ -223,6 +229,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
     if args.pip_colour_distance is not None and not 0 < args.pip_colour_distance <= MAX_PIP_COLOUR_DISTANCE:
         raise InvalidInput(f"expected 0 < --pip-colour-distance <= {MAX_PIP_COLOUR_DISTANCE:g}, "
                            f"got {args.pip_colour_distance}")
+    if args.leaning_deg is not None and not 0 < args.leaning_deg < 90:
+        raise InvalidInput(f"expected 0 < --leaning-deg < 90, got {args.leaning_deg}")
     if args.save_every < 0:
         raise InvalidInput(f"expected --save-every >= 0, got {args.save_every}")
     if args.exposure_sigma < 0:
@@ -280,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
                                  red_bowl_share=args.red_bowl_share, marbled_share=args.marbled_share,
                                  oblique_share=args.oblique_share, oblique_tilt=args.oblique_tilt,
                                  pip_colour_distance=args.pip_colour_distance,
-                                 wide_floor_share=args.wide_floor_share)
+                                 wide_floor_share=args.wide_floor_share, leaning_deg=args.leaning_deg)
             print(f"generated scenes: {len(synth)}, {sum(len(s.dice) for s in synth)} dice")
             scenes += synth
         if args.mine_from is not None:

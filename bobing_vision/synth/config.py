@@ -28,6 +28,7 @@ class SceneSpec:
     chinese_dice_p: float = 0.8  # most scenes show the target: Chinese dice with red 1 and 4
     out_of_bowl_p: float = 0.15  # issue 3: about 15% of scenes have a die or two on the table
     cocked_p: float = 0.12  # share of scenes with a die leaning on another die or the wall
+    cocked_deg: float = 12.0  # a die whose top face is tilted more than this is labelled leaning (cocked)
     stacked_p: float = 0.08  # share of scenes with a die partly on top of another
     max_tilt_deg: float = 30.0  # a webcam on a stand looks straight down or up to 30 degrees off
     bowl_cm: tuple[float, float] = (18.0, 32.0)  # rim diameters of bowls used for Bobing
@@ -90,7 +91,6 @@ class SynthConfig:
     default_size_p: float = 0.75  # most webcams in the booth run at 640x480
     hfov_deg: tuple[float, float] = (52.0, 78.0)  # horizontal field of view of common webcams
     bowl_fill: tuple[float, float] = (0.62, 0.97)  # share of the frame height the bowl spans when framed
-    cocked_deg: float = 12.0  # a top face tilted more than this reads as a leaning (cocked) die
     flat_jitter_deg: float = 3.0  # dice on the flat floor are never perfectly level
     lean_deg: tuple[float, float] = (18.0, 38.0)  # a die leaning on another die or the wall
     texture_px: int = 384  # side of the bowl's interior texture: ~1.3 px/mm, sharper than the frame

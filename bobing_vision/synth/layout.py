@@ -34,9 +34,9 @@ def tilt_deg(rotation: np.ndarray, face: int) -> float:
     return float(np.degrees(np.arccos(np.clip(n[2], -1, 1))))
 
 
-def _make_pose(centre: np.ndarray, rotation: np.ndarray, size: float, in_bowl: bool) -> DiePose:
+def _make_pose(centre: np.ndarray, rotation: np.ndarray, size: float, in_bowl: bool, cocked_deg: float) -> DiePose:
     probe = DiePose(centre, rotation, size, in_bowl, False)
-    return DiePose(centre, rotation, size, in_bowl, tilt_deg(rotation, probe.top) > CONFIG.cocked_deg)
+    return DiePose(centre, rotation, size, in_bowl, tilt_deg(rotation, probe.top) > cocked_deg)
 
 
 def _resting_rotation(rng: np.random.Generator, normal: np.ndarray) -> np.ndarray:
@@ -58,7 +58,8 @@ def _in_frame(camera: Camera, pose: DiePose, style: DieStyle, margin: float) -> 
                 and px[:, 1].max() <= camera.height - margin)
 
 
-def _floor_pose(rng: np.random.Generator, shape: BowlShape, xy: np.ndarray, size: float, lean: bool) -> DiePose:
+def _floor_pose(rng: np.random.Generator, shape: BowlShape, xy: np.ndarray, size: float, lean: bool,
+                cocked_deg: float) -> DiePose:
     r = float(np.linalg.norm(xy))
     normal = shape.inner_normal(xy[None])[0]  # on the wall a die tilts with it
     rot = _resting_rotation(rng, normal)
@@ -68,10 +69,10 @@ def _floor_pose(rng: np.random.Generator, shape: BowlShape, xy: np.ndarray, size
         tau = np.radians(rng.uniform(*CONFIG.lean_deg))
         rot = axis_angle(random_horizontal(rng), tau) @ rot
         centre = centre + UP * (size / 2) * (np.cos(tau) + np.sin(tau) - 1)  # resting on an edge
-    return _make_pose(centre, rot, size, True)
+    return _make_pose(centre, rot, size, True, cocked_deg)
 
 
-def _stacked_pose(rng: np.random.Generator, below: DiePose, size: float) -> DiePose:
+def _stacked_pose(rng: np.random.Generator, below: DiePose, size: float, cocked_deg: float) -> DiePose:
     """A die resting partly on `below`: one edge on the floor, leaning onto the lower die's top edge."""
     direction = random_horizontal(rng)
     tau = np.radians(rng.uniform(24, 40))
@@ -79,7 +80,7 @@ def _stacked_pose(rng: np.random.Generator, below: DiePose, size: float) -> DieP
     rot = axis_angle(np.cross(UP, direction), tau) @ rot  # raise the side facing `below`
     centre = below.center + direction * size * rng.uniform(0.78, 0.95)
     centre = centre + UP * size * rng.uniform(0.25, 0.4)
-    return _make_pose(centre, rot, size, True)
+    return _make_pose(centre, rot, size, True, cocked_deg)
 
 
 def _pips_visible(camera: Camera, placed: list[Placed]) -> bool:
@@ -118,7 +119,7 @@ def place_dice(rng: np.random.Generator, spec: SceneSpec, camera: Camera, shape:
             for _ in range(40):
                 lean = leaning and k == 0
                 if stacking and k == 1 and placed:
-                    cand = _stacked_pose(rng, placed[0].pose, size)
+                    cand = _stacked_pose(rng, placed[0].pose, size, spec.cocked_deg)
                     rests = 0
                 else:
                     rests = None
@@ -137,7 +138,7 @@ def place_dice(rng: np.random.Generator, spec: SceneSpec, camera: Camera, shape:
                     # two lying dice whose centres are closer than a side would overlap: skip the work
                     if any(np.hypot(*(xy - p.pose.center[:2])) < 0.98 * size for p in placed):
                         continue
-                    cand = _floor_pose(rng, shape, xy, size, lean)
+                    cand = _floor_pose(rng, shape, xy, size, lean, spec.cocked_deg)
                 pts = cand.footprint(style.corner)
                 if not shape.in_opening(camera, pts, margin=1.0).all() or not _in_frame(camera, cand, style, 2):
                     continue
@@ -157,12 +158,12 @@ def place_dice(rng: np.random.Generator, spec: SceneSpec, camera: Camera, shape:
             mode = "spread"
     else:
         raise BobingError("could not settle the dice in the bowl")  # the floor always has room for them
-    placed += _place_on_table(rng, camera, shape, styles[n - n_out:], size, silhouette, placed)
+    placed += _place_on_table(rng, camera, shape, styles[n - n_out:], size, silhouette, placed, spec.cocked_deg)
     return placed
 
 
 def _place_on_table(rng: np.random.Generator, camera: Camera, shape: BowlShape, styles: list[DieStyle],
-                    size: float, silhouette: np.ndarray, inside: list[Placed]) -> list[Placed]:
+                    size: float, silhouette: np.ndarray, inside: list[Placed], cocked_deg: float) -> list[Placed]:
     """Dice that jumped out: on the table, in view, clear of the bowl; failing that, back in the bowl."""
     out: list[Placed] = []
     grown = cv2.dilate(silhouette, np.ones((5, 5), np.uint8))
@@ -173,7 +174,7 @@ def _place_on_table(rng: np.random.Generator, camera: Camera, shape: BowlShape, 
             if np.linalg.norm(xy) < shape.outer_rim + size:
                 continue
             rot = _resting_rotation(rng, UP)
-            pose = _make_pose(np.array([xy[0], xy[1], size / 2]), rot, size, False)
+            pose = _make_pose(np.array([xy[0], xy[1], size / 2]), rot, size, False, cocked_deg)
             if not _in_frame(camera, pose, style, 3):
                 continue
             hull = np.round(die_silhouette(camera, pose, style)).astype(np.int32)
@@ -190,7 +191,7 @@ def _place_on_table(rng: np.random.Generator, camera: Camera, shape: BowlShape, 
             # no room on the table in this view: the die stays in the bowl
             for _ in range(200):
                 xy = rng.uniform(-1, 1, 2) * shape.floor_r
-                pose = _floor_pose(rng, shape, xy, size, False)
+                pose = _floor_pose(rng, shape, xy, size, False, cocked_deg)
                 foot = footprint_xy(pose, style)
                 if shape.in_opening(camera, pose.footprint(style.corner), 1.0).all() and not any(
                         polygons_overlap(foot, footprint_xy(p.pose, p.style), 0.2) for p in inside + out):

@@ -104,20 +104,22 @@ def render_synth(count: int, seed: int, small_share: float = 0.0, leaning_share:
                  ordinary_share: float | None = None, red_bowl_share: float | None = None,
                  marbled_share: float | None = None, oblique_share: float = OBLIQUE_SHARE,
                  oblique_tilt: float = OBLIQUE_TILT, pip_colour_distance: float | None = None,
-                 wide_floor_share: float = WIDE_FLOOR_SHARE) -> list[Scene]:
+                 wide_floor_share: float = WIDE_FLOOR_SHARE, leaning_deg: float | None = None) -> list[Scene]:
     """`count` generated bowl scenes with exact labels, pips included. A share is seen more obliquely
     than a webcam over the bowl sees it (`oblique_share` of them, up to `oblique_tilt` degrees off
     vertical): phone photos and side-mounted cameras show the dice's sides.
     `small_share` of them (besides the generator's own mix of sizes) are rendered at SMALL_FRAME and
     `wide_floor_share` in bowls with a WIDE_FLOOR;
-    `leaning_share` of them have a leaning die, `ordinary_share` ordinary dice, not Chinese, and
-    `red_bowl_share` of the painted bowls are red and `marbled_share` of the sets in any colours marbled,
-    their pips `pip_colour_distance` from the body in CIELAB or more (None: the generator's own)."""
+    `leaning_share` of them have a leaning die (labelled so when tilted more than `leaning_deg`),
+    `ordinary_share` ordinary dice, not Chinese, and `red_bowl_share` of the painted bowls are red and
+    `marbled_share` of the sets in any colours marbled, their pips `pip_colour_distance` from the body in
+    CIELAB or more (None: the generator's own)."""
     from bobing_vision.synth import SceneSpec, render_scene
 
     # SceneSpec's fields as asked; None leaves the generator's own.
     asked = {"cocked_p": leaning_share, "chinese_dice_p": None if ordinary_share is None else 1.0 - ordinary_share,
-             "red_painted_p": red_bowl_share, "marbled_p": marbled_share, "pip_colour_distance": pip_colour_distance}
+             "red_painted_p": red_bowl_share, "marbled_p": marbled_share, "pip_colour_distance": pip_colour_distance,
+             "cocked_deg": leaning_deg}
     given: dict[str, Any] = {name: value for name, value in asked.items() if value is not None}
     rng = np.random.default_rng(seed)
     # Its own stream: with no small share, the scenes are exactly those of the recipes before it.

@@ -223,6 +223,21 @@ def test_the_leaning_share_puts_a_die_that_cannot_be_read_in_that_share_of_scene
     assert sum(leaning(0.0)) < 6
 
 
+def test_a_die_leaning_less_than_the_leaning_angle_is_trained_as_its_top_face_in_the_same_picture() -> None:
+    import numpy as np
+
+    from bobing_vision.training.scenes import UNREADABLE, render_synth
+
+    leaning = render_synth(4, seed=1001, leaning_share=1.0)
+    upright = render_synth(4, seed=1001, leaning_share=1.0, leaning_deg=80.0)  # a top face never tilts past 55
+    assert all(any(d.face == UNREADABLE for d in s.dice) for s in leaning)
+    assert not any(d.face == UNREADABLE for s in upright for d in s.dice)
+    for a, b in zip(leaning, upright):
+        assert np.array_equal(a.image, b.image)
+        read = [(d.face, db.face) for d, db in zip(a.dice, b.dice) if d.face == UNREADABLE]
+        assert read and all(1 <= face <= 6 for _, face in read)
+
+
 def test_the_ordinary_share_sets_which_scenes_show_chinese_dice() -> None:
     from bobing_vision.training.scenes import UNREADABLE, render_synth
 
