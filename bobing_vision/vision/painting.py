@@ -49,9 +49,10 @@ def _repeat(image: np.ndarray, bowl: Bowl, polar: Sequence[tuple[float, float]],
     radius = (bowl.rx + bowl.ry) / 2  # frame pixels per rim unit, on average
     step = max(width, 1.0) / SAMPLES_PER_DIE  # frame pixels per sample, along and across the ring
     side = int(round(PATCH * SAMPLES_PER_DIE)) | 1  # odd: the patch has a middle sample
-    if not INNER <= rho <= OUTER or 2 * np.pi * rho * radius < MIN_RING * side * step:
+    ring = 2 * np.pi * rho * radius  # the ring's length in frame pixels
+    if not INNER <= rho <= OUTER or ring < MIN_RING * side * step:
         return None
-    columns = int(2 * np.pi * rho * radius / step)
+    columns = int(ring / step)
     depth = side + 2 * int(round(SLACK * SAMPLES_PER_DIE))
     strip = _strip(image, bowl, rho, radius, step, depth, columns)
     first = int(round(angle / (2 * np.pi) * columns)) - side // 2  # the patch's first column
