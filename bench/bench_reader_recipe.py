@@ -73,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth", type=int, default=800, help="generated training scenes (seed + 1000)")
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--crop", type=int, default=SampleConfig().crop, help="reader input side")
+    parser.add_argument("--face-fraction", type=float, default=SampleConfig().face_fraction,
+                        help="the share of the crop's side a top face fills")
     parser.add_argument("--width", type=int, default=TrainConfig.reader_width,
                         help="ReaderNet width (default: the committed models', TrainConfig's; 32 until the "
                              "thirty-ninth session: models/HISTORY.md's earlier commands meant --width 32)")
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     scenes = [s for p in sets if p.name != args.hold_out for s in load_real_set(p)]
     scenes += render_synth(args.synth, seed=args.seed + 1000, ordinary_share=args.ordinary_share,
                            pip_colour_distance=args.pip_colour_distance)
-    sample = SampleConfig(crop=args.crop, synth_share=args.synth_share)
+    sample = SampleConfig(crop=args.crop, face_fraction=args.face_fraction, synth_share=args.synth_share)
     cfg = TrainConfig(seed=args.seed, pip_weight=args.pip_weight)
     checks = {args.hold_out: labelled_crops(load_real_set(held[0]), sample)}
     # Ordinary dice of any colour are read far worse than Chinese ones on generated scenes (fortieth session):

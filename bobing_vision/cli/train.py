@@ -104,6 +104,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="the reader's crop side, a multiple of 8 (the detector reads it from the exported model)",
     )
     parser.add_argument(
+        "--face-fraction", type=float, default=SampleConfig.face_fraction, metavar="F",
+        help="the share of the crop's side a top face fills (0 < F <= 1; the detector reads it from the "
+             f"exported model; default {SampleConfig.face_fraction:g})",
+    )
+    parser.add_argument(
         "--reader-width", type=int, default=None, metavar="C",
         help="the reader's channels at its first stage, even, at least 8 (default: TrainConfig's, 48)",
     )
@@ -229,6 +234,8 @@ def check_arguments(args: argparse.Namespace) -> list[Path]:
     if args.pip_colour_distance is not None and not 0 < args.pip_colour_distance <= MAX_PIP_COLOUR_DISTANCE:
         raise InvalidInput(f"expected 0 < --pip-colour-distance <= {MAX_PIP_COLOUR_DISTANCE:g}, "
                            f"got {args.pip_colour_distance}")
+    if not 0 < args.face_fraction <= 1:
+        raise InvalidInput(f"expected 0 < --face-fraction <= 1, got {args.face_fraction}")
     if args.leaning_deg is not None and not 0 < args.leaning_deg < 90:
         raise InvalidInput(f"expected 0 < --leaning-deg < 90, got {args.leaning_deg}")
     if args.save_every < 0:
@@ -307,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     # The reader's shape: each option not given keeps TrainConfig's.
     shape = {name: getattr(args, name) for name in READER_SHAPE if getattr(args, name) is not None}
     cfg = replace(cfg, **shape)
-    sample = SampleConfig(crop=args.crop, synth_share=args.synth_share, leaning_spot_p=args.leaning_side_share,
+    sample = SampleConfig(crop=args.crop, face_fraction=args.face_fraction, synth_share=args.synth_share,
+                          leaning_spot_p=args.leaning_side_share,
                           paste=PasteConfig(share=args.paste_share, inside_rim=args.paste_inside_rim,
                                             negatives=args.paste_negatives))
     try:

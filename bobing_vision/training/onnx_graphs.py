@@ -5,6 +5,8 @@
   squeezed into 4:3. The TorchScript exporter bakes every upsampling into a `Resize` to fixed sizes;
   the locator is fully convolutional and its inputs are multiples of 16, so each such `Resize` is an
   exact 2x and is rewritten with scales instead.
+- `write_metadata`: notes the reader's crop geometry in its file, so the detector cuts crops as the
+  reader was trained (`vision.detector.FACE_FRACTION_KEY`).
 - `face_only`: the reader without its pip head, for the detector's second look at unsure dice, which
   uses the face logits alone (onnxruntime computes every output of a graph, asked for or not).
 """
@@ -41,6 +43,19 @@ def free_input_size(path: Path) -> None:
             dim.dim_param = name
     del graph.value_info[:]  # the traced shapes of inner tensors no longer hold
     onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def write_metadata(path: Path, entries: dict[str, str]) -> None:
+    """Rewrite the ONNX file at `path` in place with `entries` in its metadata (onnxruntime's
+    `custom_metadata_map`), replacing any of the same keys."""
+    import onnx
+
+    model = onnx.load(str(path))
+    kept = [(prop.key, prop.value) for prop in model.metadata_props if prop.key not in entries]
+    del model.metadata_props[:]
+    for key, value in [*kept, *entries.items()]:
+        model.metadata_props.add(key=key, value=value)
     onnx.save(model, str(path))
 
 

@@ -27,11 +27,12 @@ from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 from bobing_vision.errors import InvalidInput
 from bobing_vision.training.augment import AugmentConfig
 from bobing_vision.training.nets import LocatorNet, ReaderNet
-from bobing_vision.training.onnx_graphs import face_only, free_input_size
+from bobing_vision.training.onnx_graphs import face_only, free_input_size, write_metadata
 from bobing_vision.training.progress import PROGRESS_FILE, Progress, fingerprint, load_progress, save_progress
 from bobing_vision.training.samples import SampleConfig, locator_batch, reader_batch, source_weights
 from bobing_vision.training.scenes import Scene
-from bobing_vision.vision.detector import FACE_READER_FILE, LOCATOR_FILE, READER_FILE
+from bobing_vision.vision.detector import (FACE_FRACTION_KEY, FACE_READER_FILE, LOCATOR_FILE, READER_FILE,
+                                           reader_face_fraction)
 
 BATCH_THREAD = "training batches"  # the thread that makes them, by name
 CHECKPOINT_FILE = "weights.pt"  # both nets' torch weights, beside the ONNX files: a run can be continued
@@ -320,6 +321,7 @@ def export(locator: LocatorNet, reader: ReaderNet, out_dir: Path, sample: Sample
         warnings.simplefilter("ignore", DeprecationWarning)  # the TorchScript exporter is the stable one here
         export_both(locator, reader, frame, crops, loc_path, read_path)
     free_input_size(loc_path)
+    write_metadata(read_path, {FACE_FRACTION_KEY: repr(sample.face_fraction)})  # the face reader copies it
     face_path = out_dir / FACE_READER_FILE
     face_only(read_path, face_path)
     wide = torch.rand(1, 3, sample.locator_input[0], sample.locator_input[0] * 16 // 9 // 16 * 16, generator=gen) * 255
@@ -330,6 +332,8 @@ def export(locator: LocatorNet, reader: ReaderNet, out_dir: Path, sample: Sample
     for path, x in ((loc_path, frame), (loc_path, wide), (read_path, crops), (face_path, crops)):
         sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         got += sess.run(None, {sess.get_inputs()[0].name: x.numpy()})
+        if path != loc_path and reader_face_fraction(sess) != sample.face_fraction:
+            raise RuntimeError(f"expected {path.name} to say its crops' face fraction {sample.face_fraction}")
     diff = max(float(np.abs(a - b).max()) for a, b in zip(expected, got))
     if diff > 1e-3:
         raise RuntimeError(f"expected ONNX and torch outputs to agree within 1e-3, got {diff:.2e}")

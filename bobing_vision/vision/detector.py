@@ -5,9 +5,9 @@ Two small models in `models/`:
   four channels: top-face centre heat (0..1), sub-cell x/y offset, log of the top-face size in input
   pixels (CenterNet style). Peaks of the heat are die candidates.
 - `pip_reader.onnx`: one square crop per candidate, cut from the full-resolution frame so that the top
-  face fills `DetectorConfig.crop_face_fraction` of it -> eight logits (faces 1..6, "a die, but its top
-  face can't be read", "not a die") and a two-channel pip heat (black pips, red pips) at half the crop
-  resolution.
+  face fills the share of it the reader says it was trained with (`FACE_FRACTION_KEY`) -> eight logits
+  (faces 1..6, "a die, but its top face can't be read", "not a die") and a two-channel pip heat (black
+  pips, red pips) at half the crop resolution.
 - `face_reader.onnx` (optional): the reader's face part alone, for the second look at unsure dice.
 All crops of a frame go through the reader in one session run.
 
@@ -35,6 +35,10 @@ READER_FILE = "pip_reader.onnx"
 # The reader without its pip head (training/onnx_graphs.py): the second look uses the face alone, and
 # onnxruntime runs a whole graph whatever outputs are asked for. Optional: without it, the full reader.
 FACE_READER_FILE = "face_reader.onnx"
+# The share of a reader crop's side the top face fills, as the reader was trained: written into the
+# reader's ONNX metadata under this key at export; models exported before say nothing and used 0.6.
+FACE_FRACTION_KEY = "crop_face_fraction"
+UNSAID_FACE_FRACTION = 0.6
 LOCATOR_STRIDE = 4  # the locator's output cell, in input pixels
 READER_STRIDE = 2  # the reader's pip-heat cell, in crop pixels
 UNREADABLE_CLASS = 6  # the reader's class for a die whose top face can't be read (leaning, hidden)
@@ -61,7 +65,8 @@ class DetectorConfig:
     # Peaks are 3x3 local maxima: at 640x480 touching dice are ~3 cells apart, and 2 (5x5) lost one of
     # them (41 of 1130 flat dice, seed 4040); the pipeline's merge_duplicates drops the doubles.
     min_peak_distance_cells: int = 1
-    crop_face_fraction: float = 0.6  # the top face fills this share of the reader crop's side
+    # The top face fills this share of the reader crop's side; None: as the reader model says.
+    crop_face_fraction: float | None = None
     pip_threshold: float = 0.35  # pip heat a peak needs to count as a pip
     pip_window: float = 0.45  # pips further from the centre than this share of the face side are a neighbour's
     min_face_px: float = 4.0  # smaller predicted faces are noise, not dice
@@ -397,6 +402,20 @@ def make_session(path: Path):  # -> onnxruntime.InferenceSession
     return ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
 
 
+def reader_face_fraction(session) -> float:  # session: onnxruntime.InferenceSession
+    """The share of its crop's side a top face fills, as the reader was trained (its metadata)."""
+    said = session.get_modelmeta().custom_metadata_map.get(FACE_FRACTION_KEY)
+    if said is None:
+        return UNSAID_FACE_FRACTION
+    try:
+        fraction = float(said)
+    except ValueError:
+        fraction = float("nan")
+    if not 0 < fraction <= 1:
+        raise InvalidInput(f"expected the reader's {FACE_FRACTION_KEY} to be a share in (0, 1], got {said!r}")
+    return fraction
+
+
 class DiceDetector:
     """Finds die top faces in a BGR frame and reads each one: `detect(frame, roi=None)`."""
 
@@ -415,6 +434,8 @@ class DiceDetector:
         fixed = all(isinstance(d, int) for d in shape[2:4])
         self.locator_hw: tuple[int, int] | None = (int(shape[2]), int(shape[3])) if fixed else None
         self.crop = int(self.reader.get_inputs()[0].shape[2])
+        self.face_fraction = (reader_face_fraction(self.reader) if config.crop_face_fraction is None
+                              else config.crop_face_fraction)
 
     def locate(self, frame: np.ndarray, roi: Box | None = None, zoom: float | None = None) -> Located:
         """Candidates in the frame or its ROI. `zoom`: the ROI shown this many times as big as the whole
@@ -429,7 +450,7 @@ class DiceDetector:
         if len(located.centers) == 0:
             return []
         crops, transform = cut_crops(
-            frame, located.centers, located.sizes, self.crop, self.config.crop_face_fraction
+            frame, located.centers, located.sizes, self.crop, self.face_fraction
         )
         probs, pip_heat = self._read_crops(crops)
         worth = candidate_scores(located.scores, probs, self.config) >= self.config.second_look_min_score

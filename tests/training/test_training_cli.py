@@ -23,9 +23,11 @@ def test_the_crop_trained_is_the_crop_the_detector_cuts(tmp_path: Path) -> None:
     from bobing_vision.vision.detector import DiceDetector
 
     out = tmp_path / "models"
-    assert main(["--out", str(out), "--synth", "2", "--real", "--epochs", "1", "--max-steps", "1", "--crop", "48"]) == 0
+    args = ["--out", str(out), "--synth", "2", "--real", "--epochs", "1", "--max-steps", "1", "--crop", "48",
+            "--face-fraction", "0.75"]
+    assert main(args) == 0
     detector = DiceDetector(out)
-    assert detector.crop == 48
+    assert detector.crop == 48 and detector.face_fraction == 0.75
     assert detector.face_reader is not None  # the export writes the reader's face part for the second look
 
 
@@ -60,6 +62,7 @@ OUT_OF_RANGE = [
                    "--sharpen-share", "--invert-share", "--resample-share", "--random-filter-share",
                    "--oblique-share", "--paste-share")
       for share in ("2", "-0.1")),
+    *(("--face-fraction", f, f"expected 0 < --face-fraction <= 1, got {float(f)}") for f in ("0", "1.5")),
     ("--marbled-share", "1.5", "expected 0 <= --marbled-share <= 1, got 1.5"),
     ("--paste-inside-rim", "0", "expected 0 < --paste-inside-rim <= 1, got 0.0"),
     ("--paste-negatives", "-1", "expected --paste-negatives >= 0, got -1"),

@@ -187,9 +187,11 @@ def test_training_smoke_run_exports_matching_onnx(tmp_path: Path) -> None:
     from bobing_vision.vision.detector import DiceDetector
 
     scenes = [one_die_scene(face=f) for f in (1, 4)]
-    result = train(scenes, tmp_path, TrainConfig(epochs=1, locator_batch=2, reader_batch=8), max_steps=1)
+    sample = SampleConfig(face_fraction=0.7)  # written into the reader, so its crops are cut as trained
+    result = train(scenes, tmp_path, TrainConfig(epochs=1, locator_batch=2, reader_batch=8), sample, max_steps=1)
     assert result.steps == 1 and result.export_max_diff < 1e-3
     detector = DiceDetector(tmp_path)
+    assert detector.face_fraction == 0.7
     assert detector.locator_hw is None  # the exported locator takes any input size
     assert isinstance(detector.detect(scenes[0].image), list)
     assert isinstance(detector.detect(np.zeros((360, 640, 3), np.uint8)), list)

@@ -12,12 +12,14 @@ from bobing_vision.dataset.labels import load_labels
 from bobing_vision.errors import InvalidInput
 from bobing_vision.vision.detector import (
     DEFAULT_MODELS_DIR,
+    FACE_FRACTION_KEY,
     FACE_READER_FILE,
     LOCATOR_FILE,
     LOCATOR_STRIDE,
     MAX_PIPS,
     READER_FILE,
     READER_STRIDE,
+    UNSAID_FACE_FRACTION,
     CropTransform,
     DetectorConfig,
     DiceDetector,
@@ -275,7 +277,51 @@ def test_the_second_look_reads_faces_without_the_pip_head_as_the_whole_reader_do
     assert (DEFAULT_MODELS_DIR / FACE_READER_FILE).is_file() and detector.face_reader is not None
     frame = cv2.imread(str(SAMPLES / "scene_0009.jpg"))
     located = detector.locate(frame)
-    crops, _ = cut_crops(frame, located.centers, located.sizes, detector.crop, detector.config.crop_face_fraction)
+    crops, _ = cut_crops(frame, located.centers, located.sizes, detector.crop, detector.face_fraction)
     turned = np.ascontiguousarray(np.rot90(crops, 1, axes=(1, 2)))
     whole, _ = detector._read_crops(turned)
     np.testing.assert_allclose(detector._read_faces(turned), whole, atol=1e-6)
+
+
+def models_saying(tmp_path: Path, fraction: str | None) -> Path:
+    """A copy of the committed models whose reader says its crops' face fraction is `fraction` (None:
+    says nothing, as models exported before it was written)."""
+    onnx = pytest.importorskip("onnx")
+    from bobing_vision.training.onnx_graphs import write_metadata
+
+    if not HAVE_MODELS:
+        pytest.skip("no committed models in models/")
+    for name in (LOCATOR_FILE, READER_FILE):
+        (tmp_path / name).write_bytes((DEFAULT_MODELS_DIR / name).read_bytes())
+    if fraction is not None:
+        write_metadata(tmp_path / READER_FILE, {FACE_FRACTION_KEY: fraction})
+    else:
+        reader = onnx.load(str(tmp_path / READER_FILE))
+        del reader.metadata_props[:]
+        onnx.save(reader, str(tmp_path / READER_FILE))
+    return tmp_path
+
+
+def test_crops_are_cut_at_the_face_fraction_the_reader_says(tmp_path: Path) -> None:
+    """A reader trained on faces filling another share of its crops says so in its file; the detector
+    cuts its crops to match, unless its config says otherwise."""
+    frame = cv2.imread(str(SAMPLES / "scene_0009.jpg"))
+    said = DiceDetector(models_saying(tmp_path, "0.75"))
+    assert said.face_fraction == 0.75
+    assert DiceDetector(tmp_path, DetectorConfig(crop_face_fraction=0.5)).face_fraction == 0.5
+    located = said.locate(frame)
+    seen: list[np.ndarray] = []
+    said._read_crops = lambda crops: (seen.append(crops), DiceDetector._read_crops(said, crops))[1]  # type: ignore
+    said.read(frame, located)
+    expected, _ = cut_crops(frame, located.centers, located.sizes, said.crop, 0.75)
+    np.testing.assert_array_equal(seen[0], expected)
+
+
+def test_a_reader_that_says_no_face_fraction_was_trained_at_the_first_one(tmp_path: Path) -> None:
+    assert DiceDetector(models_saying(tmp_path, None)).face_fraction == UNSAID_FACE_FRACTION == 0.6
+
+
+@pytest.mark.parametrize("said", ["0", "1.5", "wide"])
+def test_a_reader_saying_a_face_fraction_past_its_crop_is_refused(tmp_path: Path, said: str) -> None:
+    with pytest.raises(InvalidInput, match=FACE_FRACTION_KEY):
+        DiceDetector(models_saying(tmp_path, said))
