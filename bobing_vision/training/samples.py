@@ -37,7 +37,10 @@ class SampleConfig:
     min_die_px: float = 7.0  # do not train on dice smaller than this in locator input pixels
     heat_sigma_frac: float = 0.12  # Gaussian sigma of a centre, as a share of the face size (in cells)
     crop: int = 40  # reader input side
-    face_fraction: float = 0.6  # written into the exported reader (vision.detector.FACE_FRACTION_KEY)
+    # The top face fills this share of a reader crop's side, written into the exported reader
+    # (vision.detector.FACE_FRACTION_KEY). 0.72 rather than 0.6: the pips get 20% more crop pixels for the
+    # same cost; byler never seen, reader alone, two seeds: 80.9 -> 83.7% and 83.5 -> 86.5% (HISTORY.md).
+    face_fraction: float = 0.72
     center_jitter: float = 0.10  # reader crop centre error, share of the face size (sigma)
     size_jitter: float = 0.12  # reader crop size error, log sigma
     negative_share: float = 0.2  # share of reader crops that are background (not a die)

@@ -265,6 +265,7 @@ def test_the_defaults_are_the_committed_models_recipe() -> None:
     assert (args.small_share, args.ordinary_share, args.red_bowl_share) == (0.25, 0.35, 0.0)
     assert (args.oblique_share, args.oblique_tilt) == (0.25, 45.0)
     assert args.wide_floor_share == 0.0, "the generator's own floors"
+    assert args.face_fraction == 0.72, "the committed reader's crops"
 
 
 @pytest.fixture
