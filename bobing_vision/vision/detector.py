@@ -410,7 +410,7 @@ def reader_face_fraction(session) -> float:  # session: onnxruntime.InferenceSes
     try:
         fraction = float(said)
     except ValueError:
-        fraction = float("nan")
+        fraction = float("nan")  # not a number: refused by the range check below, with its message
     if not 0 < fraction <= 1:
         raise InvalidInput(f"expected the reader's {FACE_FRACTION_KEY} to be a share in (0, 1], got {said!r}")
     return fraction

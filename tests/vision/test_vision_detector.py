@@ -311,7 +311,12 @@ def test_crops_are_cut_at_the_face_fraction_the_reader_says(tmp_path: Path) -> N
     assert DiceDetector(tmp_path, DetectorConfig(crop_face_fraction=0.5)).face_fraction == 0.5
     located = said.locate(frame)
     seen: list[np.ndarray] = []
-    said._read_crops = lambda crops: (seen.append(crops), DiceDetector._read_crops(said, crops))[1]  # type: ignore
+
+    def read_and_keep(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(crops)
+        return DiceDetector._read_crops(said, crops)
+
+    said._read_crops = read_and_keep  # type: ignore[method-assign]
     said.read(frame, located)
     expected, _ = cut_crops(frame, located.centers, located.sizes, said.crop, 0.75)
     np.testing.assert_array_equal(seen[0], expected)
