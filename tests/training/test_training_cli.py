@@ -227,8 +227,6 @@ def test_the_leaning_share_puts_a_die_that_cannot_be_read_in_that_share_of_scene
 
 
 def test_a_die_leaning_less_than_the_leaning_angle_is_trained_as_its_top_face_in_the_same_picture() -> None:
-    import numpy as np
-
     from bobing_vision.training.scenes import UNREADABLE, render_synth
 
     leaning = render_synth(4, seed=1001, leaning_share=1.0)
