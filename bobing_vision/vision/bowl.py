@@ -375,25 +375,28 @@ def _radius_and_alignment(edges: _Edges, e: Ellipse) -> tuple[np.ndarray, np.nda
     return rho, nx * edges.grads[:, 0] + ny * edges.grads[:, 1]
 
 
-def _rho(points: np.ndarray, e: Ellipse) -> np.ndarray:
-    """Each point's normalised radius: 1 on the ellipse, < 1 inside."""
+def _in_axes(points: np.ndarray, e: Ellipse) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """Each point along the ellipse's two axes, in semi-axes from its centre (u, v), and the cosine and
+    sine of the axes' turn."""
     cx, cy, rx, ry, angle = e
     t = np.deg2rad(angle)
     c, s = np.cos(t), np.sin(t)
     dx, dy = points[:, 0] - cx, points[:, 1] - cy
-    return np.hypot((dx * c + dy * s) / rx, (-dx * s + dy * c) / ry)
+    return (dx * c + dy * s) / rx, (-dx * s + dy * c) / ry, c, s
+
+
+def _rho(points: np.ndarray, e: Ellipse) -> np.ndarray:
+    """Each point's normalised radius: 1 on the ellipse, < 1 inside."""
+    u, v, _, _ = _in_axes(points, e)
+    return np.hypot(u, v)
 
 
 def _geometry(points: np.ndarray, e: Ellipse) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each point's normalised radius (1 on the ellipse) and the x and y of the ellipse's unit outward
     normal there (apart, not stacked: a frame's search asks for them a few thousand points at a time,
     tens of times)."""
-    cx, cy, rx, ry, angle = e
-    t = np.deg2rad(angle)
-    c, s = np.cos(t), np.sin(t)
-    dx, dy = points[:, 0] - cx, points[:, 1] - cy
-    u = (dx * c + dy * s) / rx
-    v = (-dx * s + dy * c) / ry
+    u, v, c, s = _in_axes(points, e)
+    rx, ry = e[2], e[3]
     nu, nv = u / rx, v / ry  # gradient of u^2 + v^2, in the ellipse's axes
     nx, ny = nu * c - nv * s, nu * s + nv * c
     length = np.sqrt(nx * nx + ny * ny) + 1e-12
